@@ -1,0 +1,122 @@
+#include "libs/game/codec.h"
+
+#include <array>
+
+#include "absl/strings/str_cat.h"
+
+namespace tablero::game {
+namespace {
+
+constexpr std::array<uint32_t, 256> MakeCrcTable() {
+  std::array<uint32_t, 256> t{};
+  for (uint32_t i = 0; i < 256; ++i) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    t[i] = c;
+  }
+  return t;
+}
+constexpr auto kCrcTable = MakeCrcTable();
+
+}  // namespace
+
+uint32_t Crc32(absl::string_view bytes) {
+  uint32_t c = 0xFFFFFFFFu;
+  for (unsigned char b : bytes) c = kCrcTable[(c ^ b) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+std::string WrapState(Kind kind, uint8_t version, absl::string_view payload) {
+  std::string out = "TB";
+  out.push_back(static_cast<char>(kind));
+  out.push_back(static_cast<char>(version));
+  out.append(payload.data(), payload.size());
+  uint32_t crc = Crc32(out);
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((crc >> (8 * i)) & 0xFF));
+  return out;
+}
+
+absl::StatusOr<Envelope> UnwrapState(absl::string_view bytes) {
+  if (bytes.size() < 8) return absl::InvalidArgumentError("state: too short to be a game state");
+  if (bytes.size() > kMaxStateBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("state: ", bytes.size(), " bytes exceeds the limit of ", kMaxStateBytes));
+  }
+  if (bytes[0] != 'T' || bytes[1] != 'B') {
+    return absl::InvalidArgumentError("state: not a tablero game state (bad magic)");
+  }
+  absl::string_view body = bytes.substr(0, bytes.size() - 4);
+  uint32_t want = 0;
+  for (int i = 0; i < 4; ++i) {
+    want |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[bytes.size() - 4 + i]))
+            << (8 * i);
+  }
+  if (Crc32(body) != want)
+    return absl::InvalidArgumentError("state: checksum mismatch (corrupted)");
+  Envelope env;
+  uint8_t k = static_cast<uint8_t>(bytes[2]);
+  if (k < 1 || k > 3)
+    return absl::InvalidArgumentError(absl::StrCat("state: unknown game kind ", k));
+  env.kind = static_cast<Kind>(k);
+  env.version = static_cast<uint8_t>(bytes[3]);
+  env.payload = body.substr(4);
+  return env;
+}
+
+void ByteWriter::Varint(uint64_t v) {
+  while (v >= 0x80) {
+    U8(static_cast<uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  U8(static_cast<uint8_t>(v));
+}
+
+void ByteWriter::Str(absl::string_view s) {
+  Varint(s.size());
+  Raw(s);
+}
+
+void ByteWriter::U64(uint64_t v) {
+  for (int i = 0; i < 8; ++i) U8(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+uint8_t ByteReader::U8() {
+  if (!ok_ || in_.empty()) {
+    ok_ = false;
+    return 0;
+  }
+  uint8_t v = static_cast<uint8_t>(in_[0]);
+  in_.remove_prefix(1);
+  return v;
+}
+
+uint64_t ByteReader::Varint() {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    uint8_t b = U8();
+    if (!ok_) return 0;
+    v |= static_cast<uint64_t>(b & 0x7F) << shift;
+    if (!(b & 0x80)) return v;
+  }
+  ok_ = false;
+  return 0;
+}
+
+std::string ByteReader::Str(size_t max_len) {
+  uint64_t n = Varint();
+  if (!ok_ || n > max_len || n > in_.size()) {
+    ok_ = false;
+    return {};
+  }
+  std::string s(in_.substr(0, n));
+  in_.remove_prefix(n);
+  return s;
+}
+
+uint64_t ByteReader::U64() {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(U8()) << (8 * i);
+  return ok_ ? v : 0;
+}
+
+}  // namespace tablero::game
