@@ -1,0 +1,167 @@
+// FEN in and out. The parser is strict (the text may come from a client) but accepts the
+// two trailing counters being absent, as many tools write four-field FENs.
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "libs/chess/movegen.h"
+#include "libs/chess/position.h"
+
+namespace tablero::chess {
+namespace {
+
+constexpr absl::string_view kPieceChars = "PNBRQKpnbrqk";
+
+absl::Status Bad(absl::string_view fen, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("FEN \"", fen.substr(0, 100), "\": ", why));
+}
+
+}  // namespace
+
+absl::StatusOr<Position> Position::ParseFen(absl::string_view fen) {
+  Position pos;
+  if (fen.size() > 200) return Bad(fen, "too long");
+  std::vector<absl::string_view> f = absl::StrSplit(fen, ' ', absl::SkipEmpty());
+  if (f.size() != 4 && f.size() != 6) return Bad(fen, "expected 6 space-separated fields");
+
+  // Placement, from rank 8 down to rank 1.
+  std::vector<absl::string_view> ranks = absl::StrSplit(f[0], '/');
+  if (ranks.size() != 8) return Bad(fen, "placement needs 8 ranks separated by '/'");
+  for (int r = 0; r < 8; ++r) {
+    int file = 0;
+    bool last_digit = false;
+    for (char c : ranks[r]) {
+      if (c >= '1' && c <= '8') {
+        if (last_digit) return Bad(fen, "two digits in a row in a rank");
+        file += c - '0';
+        last_digit = true;
+      } else {
+        size_t k = kPieceChars.find(c);
+        if (k == absl::string_view::npos) {
+          return Bad(fen, absl::StrCat("unknown piece character '", std::string(1, c), "'"));
+        }
+        if (file >= 8) return Bad(fen, absl::StrCat("rank ", 8 - r, " has more than 8 squares"));
+        pos.Put(MakePiece(Color(k / 6), PieceType(k % 6)), MakeSquare(file, 7 - r));
+        ++file;
+        last_digit = false;
+      }
+      if (file > 8) return Bad(fen, absl::StrCat("rank ", 8 - r, " has more than 8 squares"));
+    }
+    if (file != 8) return Bad(fen, absl::StrCat("rank ", 8 - r, " does not have 8 squares"));
+  }
+  for (Color c : {kWhite, kBlack}) {
+    const char* name = c == kWhite ? "White" : "Black";
+    if (Popcount(pos.pieces(c, kKing)) != 1) return Bad(fen, absl::StrCat(name, " needs one king"));
+    if (Popcount(pos.pieces(c)) > 16) return Bad(fen, absl::StrCat(name, " has over 16 pieces"));
+    if (Popcount(pos.pieces(c, kPawn)) > 8)
+      return Bad(fen, absl::StrCat(name, " has over 8 pawns"));
+  }
+  if (pos.pieces(kPawn) & (Rank(0) | Rank(7))) return Bad(fen, "pawn on the first or last rank");
+
+  if (f[1] == "w") {
+    pos.side_ = kWhite;
+  } else if (f[1] == "b") {
+    pos.side_ = kBlack;
+  } else {
+    return Bad(fen, "side to move must be w or b");
+  }
+
+  if (f[2] != "-") {
+    if (f[2].size() > 4) return Bad(fen, "bad castling field");
+    for (char c : f[2]) {
+      uint8_t right = c == 'K'   ? kWhiteOO
+                      : c == 'Q' ? kWhiteOOO
+                      : c == 'k' ? kBlackOO
+                      : c == 'q' ? kBlackOOO
+                                 : 0;
+      if (!right || (pos.castling_ & right)) return Bad(fen, "bad castling field");
+      pos.castling_ |= right;
+    }
+    struct Need {
+      uint8_t right;
+      Square king, rook;
+      Piece k, r;
+    };
+    const Need needs[] = {{kWhiteOO, 4, 7, MakePiece(kWhite, kKing), MakePiece(kWhite, kRook)},
+                          {kWhiteOOO, 4, 0, MakePiece(kWhite, kKing), MakePiece(kWhite, kRook)},
+                          {kBlackOO, 60, 63, MakePiece(kBlack, kKing), MakePiece(kBlack, kRook)},
+                          {kBlackOOO, 60, 56, MakePiece(kBlack, kKing), MakePiece(kBlack, kRook)}};
+    for (const Need& n : needs) {
+      if ((pos.castling_ & n.right) && (pos.board_[n.king] != n.k || pos.board_[n.rook] != n.r)) {
+        return Bad(fen, "castling right without king and rook on their home squares");
+      }
+    }
+  }
+
+  if (f[3] != "-") {
+    const absl::string_view e = f[3];
+    if (e.size() != 2 || e[0] < 'a' || e[0] > 'h' || e[1] < '1' || e[1] > '8') {
+      return Bad(fen, "bad en passant square");
+    }
+    const Square ep = MakeSquare(e[0] - 'a', e[1] - '1');
+    const Color us = pos.side_, them = ~us;
+    const int up = us == kWhite ? 8 : -8;
+    if (RelativeRank(us, ep) != 5 || pos.board_[ep - up] != MakePiece(them, kPawn) ||
+        pos.board_[ep] != kNoPiece || pos.board_[ep + up] != kNoPiece) {
+      return Bad(fen, "en passant square without a pawn that just made a double step");
+    }
+    // Kept only when an enemy pawn could capture, as DoMove does.
+    if (PawnAttacks(them, ep) & pos.pieces(us, kPawn)) pos.ep_ = uint8_t(ep);
+  }
+
+  if (f.size() == 6) {
+    int half = 0, full = 0;
+    if (!absl::SimpleAtoi(f[4], &half) || half < 0 || half > 10000) {
+      return Bad(fen, "halfmove clock must be an integer from 0 to 10000");
+    }
+    if (!absl::SimpleAtoi(f[5], &full) || full < 1 || full > 10000) {
+      return Bad(fen, "fullmove number must be an integer from 1 to 10000");
+    }
+    pos.halfmove_ = uint16_t(half);
+    pos.fullmove_ = uint16_t(full);
+  }
+
+  const Color them = ~pos.side_;
+  if (pos.AttackersTo(pos.king_square(them), pos.pieces()) & pos.pieces(pos.side_)) {
+    return Bad(fen, "the side not to move is in check");
+  }
+  pos.key_ = pos.ComputeKey();
+  return pos;
+}
+
+std::string Position::Fen() const {
+  std::string out;
+  for (int r = 7; r >= 0; --r) {
+    int empty = 0;
+    for (int f = 0; f < 8; ++f) {
+      const Piece p = piece_on(MakeSquare(f, r));
+      if (p == kNoPiece) {
+        ++empty;
+        continue;
+      }
+      if (empty) out += char('0' + empty);
+      empty = 0;
+      out += kPieceChars[p];
+    }
+    if (empty) out += char('0' + empty);
+    if (r) out += '/';
+  }
+  out += side_ == kWhite ? " w " : " b ";
+  if (!castling_) out += '-';
+  if (castling_ & kWhiteOO) out += 'K';
+  if (castling_ & kWhiteOOO) out += 'Q';
+  if (castling_ & kBlackOO) out += 'k';
+  if (castling_ & kBlackOOO) out += 'q';
+  if (HasLegalEnPassant(*this)) {
+    absl::StrAppend(&out, " ", std::string(1, char('a' + FileOf(ep_))),
+                    std::string(1, char('1' + RankOf(ep_))));
+  } else {
+    out += " -";
+  }
+  absl::StrAppend(&out, " ", halfmove_, " ", fullmove_);
+  return out;
+}
+
+}  // namespace tablero::chess

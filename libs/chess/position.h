@@ -1,0 +1,96 @@
+// The chess position: bitboards by type and colour plus a mailbox, incremental Zobrist key.
+// Small (about 150 bytes) and trivially copyable, so search and perft use copy-make:
+//   Position next = pos; next.DoMove(m);
+// DoMove trusts that `m` is legal here (from the move generator or a parser).
+#ifndef TABLERO_LIBS_CHESS_POSITION_H_
+#define TABLERO_LIBS_CHESS_POSITION_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "libs/chess/bitboard.h"
+#include "libs/chess/types.h"
+
+namespace tablero::chess {
+
+inline constexpr absl::string_view kStartFen =
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+namespace zobrist {
+extern uint64_t piece_square[12][64];
+extern uint64_t castling[16];
+extern uint64_t ep_file[8];
+extern uint64_t side;
+}  // namespace zobrist
+
+class Position {
+ public:
+  Position();  // empty board, White to move (use ParseFen / StartPosition for real ones)
+
+  // FEN in and out (fen.cc). Parsing refuses anything malformed or impossible to play
+  // from: wrong field counts, not one king per side, pawns on the back ranks, more than 16
+  // pieces a side, castling rights without king and rook at home, an en passant square
+  // without the pawn that just moved, the side not to move in check.
+  static absl::StatusOr<Position> ParseFen(absl::string_view fen);
+  static Position StartPosition();
+  // The en passant square is written only when an en passant capture is legal, so equal
+  // positions (in the repetition sense) give equal FENs up to the move counters.
+  std::string Fen() const;
+
+  Color side_to_move() const { return side_; }
+  Bitboard pieces() const { return by_color_[0] | by_color_[1]; }
+  Bitboard pieces(Color c) const { return by_color_[c]; }
+  Bitboard pieces(PieceType t) const { return by_type_[t]; }
+  Bitboard pieces(Color c, PieceType t) const { return by_color_[c] & by_type_[t]; }
+  Bitboard pieces(PieceType a, PieceType b) const { return by_type_[a] | by_type_[b]; }
+  Bitboard pieces(Color c, PieceType a, PieceType b) const {
+    return by_color_[c] & (by_type_[a] | by_type_[b]);
+  }
+  Piece piece_on(Square s) const { return Piece(board_[s]); }
+  Square king_square(Color c) const { return Lsb(pieces(c, kKing)); }
+  uint8_t castling() const { return castling_; }
+  // Set after a double step only when an enemy pawn stands beside the pawn (so a capture is
+  // at least pseudo-legal); kNoSquare otherwise.
+  Square ep_square() const { return ep_; }
+  int halfmove_clock() const { return halfmove_; }
+  int fullmove_number() const { return fullmove_; }
+  uint64_t key() const { return key_; }
+
+  // Pieces of either colour attacking s given occupancy occ.
+  Bitboard AttackersTo(Square s, Bitboard occ) const;
+  bool InCheck() const { return Checkers() != 0; }
+  Bitboard Checkers() const { return AttackersTo(king_square(side_), pieces()) & pieces(~side_); }
+
+  void DoMove(Move m);
+  // Passes the turn (for null-move search); only when not in check.
+  void DoNullMove();
+
+  // Material only, as in the rules: K v K, K+N v K, K+B v K, and bishops (any number, both
+  // sides) all on squares of one colour with nothing else.
+  bool InsufficientMaterial() const;
+  // True when `c`'s pieces alone could never mate a bare king: K, K+N, or K and bishops all
+  // on one colour (used by the FIDE resignation exception).
+  bool CannotMateAlone(Color c) const;
+
+  uint64_t ComputeKey() const;  // from scratch; equals key() (tests use it)
+  bool operator==(const Position& o) const;
+
+ private:
+  void Put(Piece p, Square s);
+  void Remove(Square s);
+
+  Bitboard by_type_[6];
+  Bitboard by_color_[2];
+  uint8_t board_[64];
+  uint64_t key_;
+  Color side_;
+  uint8_t castling_;
+  uint8_t ep_;
+  uint16_t halfmove_;
+  uint16_t fullmove_;
+};
+
+}  // namespace tablero::chess
+
+#endif  // TABLERO_LIBS_CHESS_POSITION_H_
