@@ -1,0 +1,115 @@
+#include "libs/pg/pool.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+
+namespace tablero::pg {
+
+absl::Status FromException(const std::exception& e) {
+  if (const auto* b = dynamic_cast<const pqxx::broken_connection*>(&e)) {
+    return absl::UnavailableError(absl::StrCat("database connection: ", b->what()));
+  }
+  if (const auto* s = dynamic_cast<const pqxx::sql_error*>(&e)) {
+    const std::string& state = s->sqlstate();
+    std::string msg = absl::StrCat("database [", state, "]: ", s->what());
+    if (state == "40001" || state == "40P01") return absl::AbortedError(msg);
+    if (state == "23505") return absl::AlreadyExistsError(msg);
+    if (absl::string_view(state).substr(0, 2) == "23") return absl::FailedPreconditionError(msg);
+    if (absl::string_view(state).substr(0, 2) == "08") return absl::UnavailableError(msg);
+    return absl::InternalError(msg);
+  }
+  if (dynamic_cast<const pqxx::in_doubt_error*>(&e) != nullptr) {
+    return absl::UnavailableError(absl::StrCat("database commit in doubt: ", e.what()));
+  }
+  return absl::InternalError(absl::StrCat("database: ", e.what()));
+}
+
+absl::StatusOr<std::unique_ptr<pqxx::connection>> Connect(const std::string& url) {
+  try {
+    return std::make_unique<pqxx::connection>(url);
+  } catch (const std::exception& e) {
+    // libpq messages end with a newline; keep log lines on one line.
+    std::string msg = e.what();
+    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+    return absl::UnavailableError(absl::StrCat("cannot connect to PostgreSQL: ", msg));
+  }
+}
+
+Conn::~Conn() {
+  if (pool_ != nullptr) pool_->Return(std::move(c_));
+}
+
+void Pool::Return(std::unique_ptr<pqxx::connection> c) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (c != nullptr && c->is_open()) {
+    idle_.push_back(std::move(c));
+  } else {
+    --open_;  // broken: forget it, a new one is opened on demand
+  }
+  cv_.notify_one();
+}
+
+absl::StatusOr<Conn> Pool::Acquire(absl::Duration wait) {
+  std::unique_lock<std::mutex> lock(mu_);
+  auto deadline = std::chrono::steady_clock::now() + absl::ToChronoMilliseconds(wait);
+  while (idle_.empty() && open_ >= size_) {
+    if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && idle_.empty() &&
+        open_ >= size_) {
+      return absl::DeadlineExceededError("database pool: no free connection in time");
+    }
+  }
+  if (!idle_.empty()) {
+    std::unique_ptr<pqxx::connection> c = std::move(idle_.back());
+    idle_.pop_back();
+    return Conn(this, std::move(c));
+  }
+  ++open_;
+  lock.unlock();
+  auto c = Connect(url_);
+  if (!c.ok()) {
+    lock.lock();
+    --open_;
+    cv_.notify_one();
+    return c.status();
+  }
+  return Conn(this, std::move(*c));
+}
+
+absl::Status Pool::Tx(const std::function<absl::Status(pqxx::work&)>& fn, int attempts) {
+  absl::Status last;
+  for (int i = 0; i < attempts; ++i) {
+    auto conn = Acquire();
+    if (!conn.ok()) return conn.status();
+    try {
+      pqxx::work w(**conn);
+      absl::Status s = fn(w);
+      if (!s.ok()) {
+        w.abort();
+        return s;
+      }
+      w.commit();
+      return absl::OkStatus();
+    } catch (const std::exception& e) {
+      last = FromException(e);
+      bool retry = last.code() == absl::StatusCode::kAborted ||
+                   (last.code() == absl::StatusCode::kUnavailable &&
+                    dynamic_cast<const pqxx::in_doubt_error*>(&e) == nullptr);
+      if (!retry) return last;
+    }
+  }
+  return last;
+}
+
+absl::Status Pool::Ping() {
+  auto conn = Acquire();
+  if (!conn.ok()) return conn.status();
+  try {
+    pqxx::nontransaction n(**conn);
+    n.exec("SELECT 1");
+    return absl::OkStatus();
+  } catch (const std::exception& e) {
+    return FromException(e);
+  }
+}
+
+}  // namespace tablero::pg

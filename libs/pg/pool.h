@@ -1,0 +1,80 @@
+// A small PostgreSQL connection pool over libpqxx. Connections are opened lazily up to the
+// pool size and reopened when broken. libpqxx reports errors with exceptions; this library
+// turns them into absl::Status so that none crosses into service code.
+#ifndef TABLERO_LIBS_PG_POOL_H_
+#define TABLERO_LIBS_PG_POOL_H_
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <pqxx/pqxx>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace tablero::pg {
+
+class Pool;
+
+// A connection borrowed from the pool; returned when destroyed.
+class Conn {
+ public:
+  Conn(Conn&& o) noexcept : pool_(o.pool_), c_(std::move(o.c_)) { o.pool_ = nullptr; }
+  Conn& operator=(Conn&&) = delete;
+  ~Conn();
+  pqxx::connection& operator*() { return *c_; }
+  pqxx::connection* operator->() { return c_.get(); }
+
+ private:
+  friend class Pool;
+  Conn(Pool* pool, std::unique_ptr<pqxx::connection> c) : pool_(pool), c_(std::move(c)) {}
+  Pool* pool_;
+  std::unique_ptr<pqxx::connection> c_;
+};
+
+class Pool {
+ public:
+  Pool(std::string url, int size) : url_(std::move(url)), size_(size < 1 ? 1 : size) {}
+  Pool(const Pool&) = delete;
+
+  // UNAVAILABLE if the database cannot be reached (message says why), DEADLINE_EXCEEDED if
+  // every connection stays busy for `wait`.
+  absl::StatusOr<Conn> Acquire(absl::Duration wait = absl::Seconds(5));
+
+  // Runs `fn` in a transaction and commits it. Retries (up to `attempts`) when Postgres
+  // reports a serialization failure or deadlock, or the connection broke before commit.
+  // fn returns a non-OK status to roll back; that status is returned as is.
+  absl::Status Tx(const std::function<absl::Status(pqxx::work&)>& fn, int attempts = 5);
+
+  // Checks that a connection can be made and answers a trivial query.
+  absl::Status Ping();
+
+  const std::string& url() const { return url_; }
+
+ private:
+  friend class Conn;
+  void Return(std::unique_ptr<pqxx::connection> c);
+
+  std::string url_;
+  int size_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::unique_ptr<pqxx::connection>> idle_;
+  int open_ = 0;  // connections created and not destroyed (idle + lent)
+};
+
+// Maps a libpqxx exception to a status: serialization/deadlock -> ABORTED, broken
+// connection -> UNAVAILABLE, constraint violations -> ALREADY_EXISTS/FAILED_PRECONDITION,
+// anything else -> INTERNAL. Messages keep the SQLSTATE.
+absl::Status FromException(const std::exception& e);
+
+// Opens one connection outside any pool (migrations, tests).
+absl::StatusOr<std::unique_ptr<pqxx::connection>> Connect(const std::string& url);
+
+}  // namespace tablero::pg
+
+#endif  // TABLERO_LIBS_PG_POOL_H_

@@ -1,0 +1,55 @@
+#include "libs/service/config.h"
+
+#include <cstdlib>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/reflection.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
+ABSL_FLAG(std::string, listen, "127.0.0.1:0", "gRPC listen address (host:port)");
+ABSL_FLAG(std::string, metrics_listen, "",
+          "Prometheus metrics address (host:port); empty disables /metrics");
+ABSL_FLAG(std::string, database_url, "", "PostgreSQL connection URL (libpq syntax)");
+ABSL_FLAG(int, db_pool_size, 8, "PostgreSQL connections per replica");
+ABSL_FLAG(std::string, rules_addr, "127.0.0.1:50051", "rules service address");
+ABSL_FLAG(std::string, bot_addr, "127.0.0.1:50054", "bot service address");
+ABSL_FLAG(std::string, rating_addr, "127.0.0.1:50053", "rating service address");
+ABSL_FLAG(std::string, matchmaking_addr, "127.0.0.1:50052", "matchmaking service address");
+ABSL_FLAG(double, drain_seconds, 10.0,
+          "on SIGTERM: seconds to let in-flight calls finish before they are cancelled");
+ABSL_FLAG(int, max_message_bytes, 1 << 20, "largest gRPC message accepted, in bytes");
+ABSL_FLAG(std::string, log_level, "info", "least severe log level printed: debug|info|warn|error");
+
+extern char** environ;
+
+namespace tablero::service {
+
+std::string EnvName(absl::string_view flag) {
+  return absl::StrCat("TABLERO_", absl::AsciiStrToUpper(flag));
+}
+
+std::vector<char*> ParseConfig(int argc, char** argv, absl::string_view usage) {
+  absl::SetProgramUsageMessage(usage);
+  // Environment overrides go first so that the command line, parsed later, wins.
+  static std::vector<std::string> env_args;
+  for (char** e = environ; *e != nullptr; ++e) {
+    absl::string_view kv = *e;
+    if (!absl::StartsWith(kv, "TABLERO_")) continue;
+    size_t eq = kv.find('=');
+    if (eq == absl::string_view::npos) continue;
+    std::string flag = absl::AsciiStrToLower(kv.substr(8, eq - 8));
+    if (absl::FindCommandLineFlag(flag) == nullptr) continue;  // not ours to interpret
+    env_args.push_back(absl::StrCat("--", flag, "=", kv.substr(eq + 1)));
+  }
+  static std::vector<char*> args;
+  args.push_back(argv[0]);
+  for (std::string& a : env_args) args.push_back(a.data());
+  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+  return absl::ParseCommandLine(static_cast<int>(args.size()), args.data());
+}
+
+}  // namespace tablero::service

@@ -1,0 +1,114 @@
+#include "libs/service/server.h"
+
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <prometheus/exposer.h>
+#include <signal.h>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "libs/service/config.h"
+#include "libs/service/log.h"
+
+namespace tablero::service {
+namespace {
+
+sigset_t StopSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  return set;
+}
+
+}  // namespace
+
+ServerOptions OptionsFromFlags() {
+  ServerOptions o;
+  o.listen = absl::GetFlag(FLAGS_listen);
+  o.metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
+  o.drain = absl::Seconds(absl::GetFlag(FLAGS_drain_seconds));
+  o.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
+  Level level;
+  if (ParseLogLevel(absl::GetFlag(FLAGS_log_level), &level)) SetLogLevel(level);
+  return o;
+}
+
+Server::Server(std::string name, ServerOptions options)
+    : name_(std::move(name)),
+      options_(std::move(options)),
+      registry_(std::make_shared<prometheus::Registry>()),
+      metrics_(std::make_unique<RpcMetrics>(*registry_)),
+      ops_(name_) {
+  SetLogService(name_);
+  // Every thread created from now on inherits the mask, so only Wait() sees the signals.
+  sigset_t set = StopSignals();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+Server::~Server() = default;
+
+void Server::AddService(grpc::Service* service, std::string full_name) {
+  services_.emplace_back(service, std::move(full_name));
+}
+
+absl::Status Server::Start() {
+  if (!options_.metrics_listen.empty()) {
+    try {
+      exposer_ = std::make_unique<prometheus::Exposer>(options_.metrics_listen);
+      exposer_->RegisterCollectable(registry_);
+    } catch (const std::exception& e) {
+      LogError("cannot serve metrics", {{"addr", options_.metrics_listen}, {"error", e.what()}});
+      return absl::UnavailableError(
+          absl::StrCat("metrics listen ", options_.metrics_listen, ": ", e.what()));
+    }
+  }
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(options_.listen, grpc::InsecureServerCredentials(), &port_);
+  if (options_.max_message_bytes > 0) {
+    builder.SetMaxReceiveMessageSize(options_.max_message_bytes);
+  }
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> icpt;
+  icpt.push_back(std::make_unique<MetricsInterceptorFactory>(metrics_.get()));
+  builder.experimental().SetInterceptorCreators(std::move(icpt));
+  builder.RegisterService(&ops_);
+  for (auto& [svc, full_name] : services_) builder.RegisterService(svc);
+  server_ = builder.BuildAndStart();
+  if (server_ == nullptr || port_ == 0) {
+    LogError("cannot listen", {{"addr", options_.listen}});
+    return absl::UnavailableError(absl::StrCat("cannot listen on ", options_.listen));
+  }
+  SetReady(false);
+  LogInfo("listening", {{"addr", options_.listen},
+                        {"port", absl::StrCat(port_)},
+                        {"metrics", options_.metrics_listen}});
+  return absl::OkStatus();
+}
+
+void Server::SetReady(bool ready) {
+  if (server_ == nullptr) return;
+  grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
+  if (health == nullptr) return;
+  health->SetServingStatus("", ready);
+  for (auto& [svc, full_name] : services_) health->SetServingStatus(full_name, ready);
+  if (ready != ready_) LogInfo(ready ? "serving" : "not serving");
+  ready_ = ready;
+}
+
+int Server::Wait() {
+  sigset_t set = StopSignals();
+  int sig = 0;
+  sigwait(&set, &sig);
+  LogInfo("draining", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"},
+                       {"deadline_s", absl::StrCat(absl::ToDoubleSeconds(options_.drain))}});
+  SetReady(false);
+  for (auto& fn : on_drain_) fn();
+  server_->Shutdown(std::chrono::system_clock::now() + absl::ToChronoMilliseconds(options_.drain));
+  server_->Wait();
+  LogInfo("stopped");
+  return 0;
+}
+
+}  // namespace tablero::service

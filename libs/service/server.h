@@ -1,0 +1,87 @@
+// The start-up and shutdown every service shares (the route_guide shape, plus what an
+// operator needs): gRPC server with health checking (NOT_SERVING until the service says it
+// is ready, and again while draining), server reflection, per-method Prometheus metrics on
+// a separate HTTP port, and graceful shutdown on SIGTERM/SIGINT.
+//
+//   int main(int argc, char** argv) {
+//     tablero::service::ParseConfig(argc, argv, "...");
+//     tablero::service::Server server("rules");
+//     RulesService svc(...);
+//     server.AddService(&svc, "tablero.v1.Rules");
+//     if (auto s = server.Start(); !s.ok()) return 1;
+//     server.SetReady(true);
+//     return server.Wait();
+//   }
+#ifndef TABLERO_LIBS_SERVICE_SERVER_H_
+#define TABLERO_LIBS_SERVICE_SERVER_H_
+
+#include <grpcpp/grpcpp.h>
+#include <prometheus/registry.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "libs/service/metrics.h"
+#include "libs/service/ops.h"
+
+namespace prometheus {
+class Exposer;
+}
+
+namespace tablero::service {
+
+struct ServerOptions {
+  std::string listen;          // from --listen
+  std::string metrics_listen;  // from --metrics_listen; empty: no exposer
+  absl::Duration drain;        // from --drain_seconds
+  int max_message_bytes = 0;   // from --max_message_bytes
+};
+// Options from the shared flags.
+ServerOptions OptionsFromFlags();
+
+class Server {
+ public:
+  // `name` is the service's short name for logs ("rules", "matchmaking", ...). Blocks
+  // SIGTERM/SIGINT in the calling thread, so construct it before starting other threads.
+  explicit Server(std::string name, ServerOptions options = OptionsFromFlags());
+  ~Server();
+
+  void AddService(grpc::Service* service, std::string full_name);
+  prometheus::Registry& registry() { return *registry_; }
+  const std::shared_ptr<prometheus::Registry>& registry_ptr() { return registry_; }
+
+  // Called once SIGTERM arrives, before the server stops accepting calls: services end
+  // long-lived streams here so that the drain can finish.
+  void OnDrain(std::function<void()> fn) { on_drain_.push_back(std::move(fn)); }
+
+  // Binds and starts; every service reports NOT_SERVING until SetReady(true).
+  absl::Status Start();
+  int port() const { return port_; }
+  void SetReady(bool ready);
+  bool ready() const { return ready_; }
+
+  // Waits for SIGTERM/SIGINT, then drains: NOT_SERVING, stream hooks, Shutdown with the
+  // drain deadline (in-flight calls finish; later ones are cancelled). Returns 0.
+  int Wait();
+
+ private:
+  std::string name_;
+  ServerOptions options_;
+  std::shared_ptr<prometheus::Registry> registry_;
+  std::unique_ptr<RpcMetrics> metrics_;
+  OpsService ops_;
+  std::unique_ptr<prometheus::Exposer> exposer_;
+  std::vector<std::pair<grpc::Service*, std::string>> services_;
+  std::vector<std::function<void()>> on_drain_;
+  std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;
+  bool ready_ = false;
+};
+
+}  // namespace tablero::service
+
+#endif  // TABLERO_LIBS_SERVICE_SERVER_H_

@@ -1,0 +1,137 @@
+#include "tests/support/process.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+extern char** environ;
+
+namespace tablero::testing {
+
+std::string BinPath(const std::string& name) { return std::string(TABLERO_BIN_DIR) + "/" + name; }
+
+std::string TestDatabaseUrl() {
+  const char* u = std::getenv("TABLERO_TEST_DATABASE_URL");
+  return u == nullptr ? "" : u;
+}
+
+Process::Process(const std::string& binary, const std::vector<std::string>& args,
+                 const std::map<std::string, std::string>& env) {
+  char tmpl[] = "/tmp/tablero-proc-XXXXXX";
+  int fd = mkstemp(tmpl);
+  log_path_ = tmpl;
+  std::vector<std::string> envs;
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string kv = *e;
+    std::string key = kv.substr(0, kv.find('='));
+    if (env.count(key) == 0) envs.push_back(kv);
+  }
+  for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
+  pid_ = fork();
+  if (pid_ == 0) {
+    dup2(fd, 1);
+    dup2(fd, 2);
+    std::vector<char*> argv{const_cast<char*>(binary.c_str())};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::vector<char*> envp;
+    for (std::string& e : envs) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    execve(binary.c_str(), argv.data(), envp.data());
+    _exit(127);
+  }
+  close(fd);
+}
+
+Process::~Process() {
+  if (running()) {
+    kill(pid_, SIGKILL);
+    Wait(10);
+  }
+  unlink(log_path_.c_str());
+}
+
+bool Process::running() {
+  if (status_.has_value() || pid_ <= 0) return false;
+  int st = 0;
+  pid_t r = waitpid(pid_, &st, WNOHANG);
+  if (r == pid_) {
+    status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return false;
+  }
+  return true;
+}
+
+void Process::Signal(int sig) {
+  if (running()) kill(pid_, sig);
+}
+
+std::optional<int> Process::Wait(double seconds) {
+  auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (running()) {
+    if (std::chrono::steady_clock::now() > until) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return status_;
+}
+
+std::string Process::log() const {
+  std::ifstream in(log_path_);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int FreePort() {
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = 0;
+  bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
+  int port = ntohs(a.sin_port);
+  close(s);
+  return port;
+}
+
+std::optional<std::string> HttpGet(const std::string& host, int port, const std::string& path) {
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  if (s < 0) return std::nullopt;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  inet_pton(AF_INET, host.c_str(), &a.sin_addr);
+  timeval tv{5, 0};
+  setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    close(s);
+    return std::nullopt;
+  }
+  std::string req = "GET " + path + " HTTP/1.0\r\nHost: " + host + "\r\n\r\n";
+  if (send(s, req.data(), req.size(), 0) != static_cast<ssize_t>(req.size())) {
+    close(s);
+    return std::nullopt;
+  }
+  std::string resp;
+  char buf[8192];
+  for (ssize_t n; (n = recv(s, buf, sizeof buf, 0)) > 0;) resp.append(buf, n);
+  close(s);
+  size_t body = resp.find("\r\n\r\n");
+  if (resp.rfind("HTTP/1.", 0) != 0 || body == std::string::npos) return std::nullopt;
+  if (resp.find(" 200 ") == std::string::npos) return std::nullopt;
+  return resp.substr(body + 4);
+}
+
+}  // namespace tablero::testing
