@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The whole stack on this machine: scripts/stack.sh up | down | status
+#   up:     installs missing packages, builds, starts PostgreSQL in .local/pg (port 55432)
+#           and the four services, waits until all report SERVING, prints the endpoints.
+#   down:   stops the services and PostgreSQL.
+#   status: health of each service.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+LOCAL=$ROOT/.local
+BUILD=${TABLERO_BUILD_DIR:-$ROOT/build}
+PG_PORT=${TABLERO_PG_PORT:-55432}
+
+# name grpc-port metrics-port
+SERVICES=("rules 50051 9101" "matchmaking 50052 9102" "rating 50053 9103" "bot 50054 9104")
+full_name() { case $1 in rules) echo tablero.v1.Rules;; matchmaking) echo tablero.v1.Matchmaking;;
+  rating) echo tablero.v1.Rating;; bot) echo tablero.v1.Bot;; esac; }
+
+pg_dir() {
+  # PostgreSQL runs as the postgres user when we are root: it must reach the folder.
+  local d=$LOCAL/pg
+  if [ "$(id -u)" -eq 0 ] && ! runuser -u postgres -- test -x "$LOCAL" 2>/dev/null; then
+    mkdir -p "$LOCAL"; chmod 755 "$LOCAL"
+    if ! runuser -u postgres -- test -x "$LOCAL"; then
+      d=/tmp/tablero-stack-pg-$(id -u)
+      echo "stack: postgres cannot reach $LOCAL (parent folder permissions); using $d" >&2
+    fi
+  fi
+  echo "$d"
+}
+
+up() {
+  scripts/deps.sh
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  ninja -C "$BUILD" rules matchmaking rating bot healthcheck perft
+  mkdir -p "$LOCAL/logs" "$LOCAL/run"
+  local pgd; pgd=$(pg_dir)
+  scripts/pg.sh start "$pgd" "$PG_PORT"
+  local db; db=$(scripts/pg.sh url "$PG_PORT")
+  for s in "${SERVICES[@]}"; do
+    set -- $s
+    local pidf=$LOCAL/run/$1.pid
+    if [ -f "$pidf" ] && kill -0 "$(cat "$pidf")" 2>/dev/null; then continue; fi
+    TABLERO_DATABASE_URL=$db \
+    TABLERO_RULES_ADDR=127.0.0.1:50051 TABLERO_MATCHMAKING_ADDR=127.0.0.1:50052 \
+    TABLERO_RATING_ADDR=127.0.0.1:50053 TABLERO_BOT_ADDR=127.0.0.1:50054 \
+      nohup "$BUILD/bin/$1" --listen=127.0.0.1:$2 --metrics_listen=127.0.0.1:$3 \
+      >"$LOCAL/logs/$1.log" 2>&1 &
+    echo $! >"$pidf"
+  done
+  for s in "${SERVICES[@]}"; do
+    set -- $s
+    local ok=0
+    for _ in $(seq 1 300); do
+      if "$BUILD/bin/healthcheck" --addr=127.0.0.1:$2 --service="$(full_name "$1")" >/dev/null 2>&1; then ok=1; break; fi
+      sleep 0.1
+    done
+    if [ $ok -ne 1 ]; then
+      echo "stack: $1 did not become SERVING; last log lines:" >&2
+      tail -n 20 "$LOCAL/logs/$1.log" >&2
+      exit 1
+    fi
+  done
+  echo "tablero is up:"
+  for s in "${SERVICES[@]}"; do
+    set -- $s
+    printf '  %-12s grpc 127.0.0.1:%s  metrics http://127.0.0.1:%s/metrics\n' "$1" "$2" "$3"
+  done
+  echo "  postgres     $db"
+  echo "  logs         $LOCAL/logs/   stop with: scripts/stack.sh down"
+}
+
+down() {
+  for s in "${SERVICES[@]}"; do
+    set -- $s
+    local pidf=$LOCAL/run/$1.pid
+    if [ -f "$pidf" ]; then
+      local pid; pid=$(cat "$pidf")
+      if kill -0 "$pid" 2>/dev/null; then
+        kill -TERM "$pid"
+        for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null || true
+      fi
+      rm -f "$pidf"
+    fi
+  done
+  scripts/pg.sh stop "$(pg_dir)"
+  echo "tablero is down"
+}
+
+status() {
+  for s in "${SERVICES[@]}"; do
+    set -- $s
+    printf '%-12s ' "$1"
+    "$BUILD/bin/healthcheck" --addr=127.0.0.1:$2 --service="$(full_name "$1")" 2>&1 || true
+  done
+}
+
+case "${1:-}" in
+  up) up ;;
+  down) down ;;
+  status) status ;;
+  *) echo "usage: scripts/stack.sh up | down | status" >&2; exit 2 ;;
+esac
