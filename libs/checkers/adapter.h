@@ -1,0 +1,74 @@
+// The game::Game adapter over State: text in and out, events, encoding. Internal; the
+// registry reaches it through checkers.h.
+#ifndef TABLERO_LIBS_CHECKERS_ADAPTER_H_
+#define TABLERO_LIBS_CHECKERS_ADAPTER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libs/checkers/state.h"
+#include "libs/game/game.h"
+
+namespace tablero::checkers {
+
+inline constexpr uint8_t kStateVersion = 1;
+
+// Rules from resolved options; INVALID_ARGUMENT for a Japanese game of 4+ seats.
+struct Config {
+  bool japanese = false;
+  Rules rules;
+};
+absl::StatusOr<Config> ConfigFrom(const game::Options& resolved, int seats);
+
+class CheckersGame final : public game::Game {
+ public:
+  CheckersGame(game::Options options, const State& st, int first_seat)
+      : options_(std::move(options)), st_(st), first_seat_(first_seat) {}
+
+  game::Kind kind() const override { return game::Kind::kCheckers; }
+  const game::Options& options() const override { return options_; }
+  int seats() const override { return st_.setup.seats; }
+  int to_move() const override { return st_.to_move; }
+  int ply() const override { return st_.ply; }
+
+  std::vector<game::Move> LegalMoves() const override;
+  absl::StatusOr<std::vector<game::Move>> LegalMovesFrom(absl::string_view square) const override;
+  absl::StatusOr<game::Move> ParseMove(absl::string_view text) const override;
+  absl::StatusOr<std::vector<game::Event>> Play(const game::Move& move) override;
+  absl::StatusOr<std::vector<game::Event>> Act(int seat, game::Action action,
+                                               absl::string_view move_text) override;
+  game::Result result() const override;
+  std::string Encode() const override;
+  game::PublicView View() const override;
+  std::string PositionText() const override;
+  absl::StatusOr<std::string> Export(absl::string_view format) const override;
+  std::unique_ptr<game::Game> Clone() const override {
+    return std::make_unique<CheckersGame>(*this);
+  }
+  uint64_t Perft(int depth) const override;
+  std::vector<std::pair<std::string, uint64_t>> Divide(int depth) const override;
+
+  const State& state() const { return st_; }
+  void set_last(int seat, std::vector<uint8_t> path) {
+    last_seat_ = seat;
+    last_path_ = std::move(path);
+  }
+
+ private:
+  // The legal path the client's path stands for (a bare from-to pair is completed).
+  absl::StatusOr<std::vector<uint8_t>> Resolve(std::vector<uint8_t> path) const;
+  void MovesOf(int from, std::vector<game::Move>* out) const;
+
+  game::Options options_;
+  State st_;
+  int first_seat_ = 0;
+  int last_seat_ = -1;
+  std::vector<uint8_t> last_path_;
+};
+
+game::Move MakeMove(int seat, const uint8_t* path, int n);
+
+}  // namespace tablero::checkers
+
+#endif  // TABLERO_LIBS_CHECKERS_ADAPTER_H_

@@ -1,0 +1,141 @@
+// Encode/Decode of a checkers game. Payload (version 1):
+//   varint option count, (str name, str value)...   resolved room options
+//   u8 seats, u8 first seat, u8 to_move + 1, u8 reason, varint ply, varint idle turns
+//   per seat: u8 place, u8 resigned, varint moves, varint best distance, u8 best in goal
+//   121 x u8 hole contents (0, or seat + 1 with 0x80 for a king)
+//   u8 last mover + 1, then (if any) varint length and the path's holes
+// Decode trusts nothing: every field is range-checked and the whole is checked for
+// consistency (pieces, kings, places, turn) before a game is built.
+#include "absl/strings/str_cat.h"
+#include "libs/checkers/adapter.h"
+#include "libs/checkers/checkers.h"
+#include "libs/checkers/notation.h"
+#include "libs/game/codec.h"
+
+namespace tablero::checkers {
+
+std::string CheckersGame::Encode() const {
+  game::ByteWriter w;
+  w.Varint(options_.size());
+  for (const auto& [name, value] : options_) {
+    w.Str(name);
+    w.Str(value);
+  }
+  const int n = st_.setup.seats;
+  w.U8(static_cast<uint8_t>(n));
+  w.U8(static_cast<uint8_t>(first_seat_));
+  w.U8(static_cast<uint8_t>(st_.to_move + 1));
+  w.U8(static_cast<uint8_t>(st_.reason));
+  w.Varint(static_cast<uint64_t>(st_.ply));
+  w.Varint(st_.idle);
+  for (int s = 0; s < n; ++s) {
+    w.U8(st_.place[s]);
+    w.U8(st_.resigned[s] ? 1 : 0);
+    w.Varint(st_.moves[s]);
+    w.Varint(static_cast<uint64_t>(st_.best_dist[s]));
+    w.U8(st_.best_goal[s]);
+  }
+  w.Raw(absl::string_view(reinterpret_cast<const char*>(st_.cell), kHoles));
+  w.U8(static_cast<uint8_t>(last_seat_ + 1));
+  if (last_seat_ >= 0) {
+    w.Varint(last_path_.size());
+    for (uint8_t h : last_path_) w.U8(h);
+  }
+  return game::WrapState(game::Kind::kCheckers, kStateVersion, w.bytes());
+}
+
+namespace {
+
+absl::Status Bad(absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("checkers state: ", why));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string_view payload) {
+  if (version != kStateVersion) return Bad(absl::StrCat("unknown version ", version));
+  game::ByteReader r(payload);
+  uint64_t count = r.Varint();
+  if (!r.ok() || count > 16) return Bad("bad option list");
+  game::Options given;
+  for (uint64_t i = 0; i < count; ++i) {
+    std::string name = r.Str(64);
+    std::string value = r.Str(64);
+    given[name] = value;
+  }
+  if (!r.ok()) return Bad("truncated options");
+  auto options = game::ResolveOptions(Info(), given);
+  if (!options.ok()) return Bad(options.status().message());
+  const int n = r.U8();
+  const int first = r.U8();
+  const int to_move = static_cast<int>(r.U8()) - 1;
+  const int reason = r.U8();
+  const uint64_t ply = r.Varint();
+  const uint64_t idle = r.Varint();
+  if (!r.ok()) return Bad("truncated header");
+  auto config = ConfigFrom(*options, n);
+  if (!config.ok()) return Bad(config.status().message());
+  if (first >= n) return Bad("first seat out of range");
+  if (reason > static_cast<int>(Reason::kResignation)) return Bad("unknown end reason");
+  if (ply > (1u << 30) || idle > UINT16_MAX) return Bad("counter out of range");
+
+  State st;
+  st.setup = MakeSetup(n, config->japanese);
+  st.rules = config->rules;
+  st.to_move = to_move;
+  st.reason = static_cast<Reason>(reason);
+  st.ply = static_cast<int>(ply);
+  st.idle = static_cast<uint16_t>(idle);
+  for (int s = 0; s < n; ++s) {
+    st.place[s] = r.U8();
+    int resigned = r.U8();
+    uint64_t moves = r.Varint(), dist = r.Varint();
+    int goal = r.U8();
+    if (!r.ok()) return Bad("truncated seats");
+    if (resigned > 1 || moves > UINT16_MAX || dist > 16 * 15 || goal > st.setup.pieces()) {
+      return Bad(absl::StrCat("seat ", s, ": value out of range"));
+    }
+    st.resigned[s] = resigned == 1;
+    st.moves[s] = static_cast<uint16_t>(moves);
+    st.best_dist[s] = static_cast<int16_t>(dist);
+    st.best_goal[s] = static_cast<uint8_t>(goal);
+  }
+  for (int h = 0; h < kHoles; ++h) st.cell[h] = r.U8();
+  const int last_seat = static_cast<int>(r.U8()) - 1;
+  std::vector<uint8_t> last_path;
+  if (last_seat >= 0) {
+    uint64_t len = r.Varint();
+    if (!r.ok() || last_seat >= n || len < 2 || len > kHoles) return Bad("bad last move");
+    for (uint64_t i = 0; i < len; ++i) {
+      uint8_t h = r.U8();
+      if (h >= kHoles) return Bad("bad last move");
+      last_path.push_back(h);
+    }
+  }
+  if (!r.ok()) return Bad("truncated");
+  if (!r.done()) return Bad("trailing bytes");
+
+  if (!PlacesConsistent(st.place, n)) return Bad("inconsistent places");
+  if (absl::Status s = CheckCells(st.cell, st.place, st.setup); !s.ok()) return Bad(s.message());
+  int playing = 0;
+  for (int s = 0; s < n; ++s) {
+    playing += st.place[s] == 0;
+    if (!st.resigned[s]) continue;
+    if (st.place[s] == 0) return Bad("a resigned seat has no place");
+    for (int h = 0; h < kHoles; ++h) {
+      if (st.cell[h] != kEmpty && OwnerOf(st.cell[h]) == s) return Bad("a resigned seat has pieces");
+    }
+  }
+  if (to_move < 0) {
+    if (st.reason == Reason::kNone || playing != 0) return Bad("a finished game must place all");
+  } else {
+    if (to_move >= n || st.place[to_move] != 0 || st.reason != Reason::kNone || playing < 2) {
+      return Bad("bad seat to move");
+    }
+  }
+  auto g = std::make_unique<CheckersGame>(*std::move(options), st, first);
+  if (last_seat >= 0) g->set_last(last_seat, std::move(last_path));
+  return g;
+}
+
+}  // namespace tablero::checkers

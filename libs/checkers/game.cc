@@ -1,0 +1,315 @@
+// The game::Game adapter: options, text, events. The rules live in state.cc/movegen.cc.
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "libs/checkers/adapter.h"
+#include "libs/checkers/checkers.h"
+#include "libs/checkers/notation.h"
+
+namespace tablero::checkers {
+
+using game::Event;
+using game::EventType;
+
+const game::GameInfo& Info() {
+  static const game::GameInfo* info = [] {
+    using T = game::OptionSpec::Type;
+    auto* i = new game::GameInfo;
+    i->kind = game::Kind::kCheckers;
+    i->name = "Chinese Checkers";
+    i->min_seats = 2;
+    i->max_seats = 6;
+    i->options = {
+        {"rules", "international (10 pieces, 2-6 players) or japanese (15 pieces with a king, 2-3)",
+         T::kChoice, {"international", "japanese"}, 0, 0, "international", false},
+        {"anti_blocking", "finish with a full goal holding at least one own piece", T::kBool,
+         {"on", "off"}, 0, 0, "on", false},
+        {"play_to_end", "with 3+ players, play on after the first finisher until all are placed",
+         T::kBool, {"on", "off"}, 0, 0, "on", false},
+        {"move_limit", "moves per player before the game ends (0 = no limit)", T::kInt, {}, 0,
+         1000, "200", false},
+        {"show_legal_moves", "mark the holes a selected piece can reach", T::kBool, {"on", "off"},
+         0, 0, "on", true},
+        {"rotate_first_player", "the next seat starts each new game in the room", T::kBool,
+         {"on", "off"}, 0, 0, "on", true},
+    };
+    return i;
+  }();
+  return *info;
+}
+
+absl::StatusOr<Config> ConfigFrom(const game::Options& o, int seats) {
+  Config c;
+  c.japanese = o.at("rules") == "japanese";
+  c.rules.anti_blocking = o.at("anti_blocking") == "on";
+  c.rules.play_to_end = o.at("play_to_end") == "on";
+  if (!absl::SimpleAtoi(o.at("move_limit"), &c.rules.move_limit) || c.rules.move_limit < 0) {
+    return absl::InvalidArgumentError("option \"move_limit\" is not a count of moves");
+  }
+  if (seats < 2 || seats > kMaxSeats) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Chinese Checkers is played by 2-6 players, not ", seats));
+  }
+  if (c.japanese && seats > 3) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "option \"rules\": japanese is played by 2-3 players, not ", seats));
+  }
+  return c;
+}
+
+namespace {
+
+struct Made {
+  game::Options options;
+  Config config;
+  int seats = 0;
+};
+
+absl::StatusOr<Made> Prepare(const game::NewGameParams& params) {
+  Made m;
+  auto options = game::ResolveOptions(Info(), params.options);
+  if (!options.ok()) return options.status();
+  m.options = *std::move(options);
+  m.seats = params.seats == 0 ? 2 : params.seats;
+  auto config = ConfigFrom(m.options, m.seats);
+  if (!config.ok()) return config.status();
+  m.config = *config;
+  if (params.first_seat < 0 || params.first_seat >= m.seats) {
+    return absl::InvalidArgumentError(absl::StrCat("first seat ", params.first_seat,
+                                                   " is not a seat of a ", m.seats,
+                                                   "-seat game"));
+  }
+  return m;
+}
+
+Event MakeEvent(EventType type, int seat, int other = -1, std::string detail = "") {
+  Event e;
+  e.type = type;
+  e.seat = seat;
+  e.other = other;
+  e.detail = std::move(detail);
+  return e;
+}
+
+void AddNotes(const State& st, const Notes& notes, std::vector<Event>* out) {
+  for (const Note& n : notes) {
+    switch (n.type) {
+      case Note::kFinished:
+        out->push_back(MakeEvent(EventType::kFinished, n.seat, -1, absl::StrCat(n.value)));
+        break;
+      case Note::kSkipped:
+        out->push_back(MakeEvent(EventType::kSkipped, n.seat));
+        break;
+      case Note::kResigned: {
+        out->push_back(MakeEvent(EventType::kResigned, n.seat));
+        int other = st.setup.seats == 2 ? 1 - n.seat : -1;
+        out->push_back(MakeEvent(EventType::kElimination, n.seat, other, "resigned"));
+        break;
+      }
+      case Note::kGameOver:
+        out->push_back(MakeEvent(EventType::kGameOver, -1, -1, ReasonName(st.reason)));
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<game::Game>> NewGame(const game::NewGameParams& params) {
+  auto m = Prepare(params);
+  if (!m.ok()) return m.status();
+  State st;
+  StartState(&st, MakeSetup(m->seats, m->config.japanese), m->config.rules, params.first_seat);
+  return std::make_unique<CheckersGame>(std::move(m->options), st, params.first_seat);
+}
+
+absl::StatusOr<std::unique_ptr<game::Game>> FromPosition(const game::NewGameParams& params,
+                                                         absl::string_view text) {
+  auto m = Prepare(params);
+  if (!m.ok()) return m.status();
+  State st;
+  st.setup = MakeSetup(m->seats, m->config.japanese);
+  st.rules = m->config.rules;
+  auto pos = ParsePosition(text, st.setup);
+  if (!pos.ok()) return pos.status();
+  std::copy(pos->cell, pos->cell + kHoles, st.cell);
+  std::copy(pos->place, pos->place + kMaxSeats, st.place);
+  st.to_move = pos->to_move;
+  for (int s = 0; s < m->seats; ++s) {
+    // A placed seat without pieces can only have resigned; finishers keep theirs.
+    bool has = false;
+    for (int h = 0; h < kHoles; ++h) has |= st.cell[h] != kEmpty && OwnerOf(st.cell[h]) == s;
+    st.resigned[s] = st.place[s] != 0 && !has;
+  }
+  Normalize(&st, nullptr);
+  return std::make_unique<CheckersGame>(std::move(m->options), st, params.first_seat);
+}
+
+game::Move MakeMove(int seat, const uint8_t* path, int n) {
+  game::Move mv;
+  mv.seat = seat;
+  for (int i = 0; i < n; ++i) mv.path.push_back(HoleName(path[i]));
+  mv.notation = PathText(path, n);
+  mv.display = mv.notation;
+  return mv;
+}
+
+void CheckersGame::MovesOf(int from, std::vector<game::Move>* out) const {
+  uint8_t dest[kHoles], path[kHoles];
+  int8_t parent[kHoles];
+  int n = GenerateFrom(st_.setup, st_.cell, from, dest, parent);
+  for (int i = 0; i < n; ++i) {
+    int len = PathFromParents(from, dest[i], parent, path);
+    out->push_back(MakeMove(st_.to_move, path, len));
+  }
+}
+
+std::vector<game::Move> CheckersGame::LegalMoves() const {
+  std::vector<game::Move> out;
+  if (st_.over()) return out;
+  for (int h = 0; h < kHoles; ++h) {
+    if (st_.cell[h] != kEmpty && OwnerOf(st_.cell[h]) == st_.to_move) MovesOf(h, &out);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<game::Move>> CheckersGame::LegalMovesFrom(
+    absl::string_view square) const {
+  int h = ParseHole(square);
+  if (h < 0) return absl::InvalidArgumentError(absl::StrCat("\"", square, "\" is not a hole"));
+  std::vector<game::Move> out;
+  if (!st_.over() && st_.cell[h] != kEmpty && OwnerOf(st_.cell[h]) == st_.to_move) {
+    MovesOf(h, &out);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<uint8_t>> CheckersGame::Resolve(std::vector<uint8_t> path) const {
+  if (st_.over()) return absl::FailedPreconditionError("the game is over");
+  std::string why;
+  if (CheckPath(st_.setup, st_.cell, st_.to_move, path.data(), static_cast<int>(path.size()),
+                &why, &HoleName)) {
+    return path;
+  }
+  if (path.size() == 2) {  // a bare from-to pair names the move by its ends
+    uint8_t full[kHoles];
+    const uint8_t c = st_.cell[path[0]];
+    int n = c != kEmpty && OwnerOf(c) == st_.to_move
+                ? PathTo(st_.setup, st_.cell, path[0], path[1], full)
+                : 0;
+    if (n > 0) return std::vector<uint8_t>(full, full + n);
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("illegal move ", PathText(path.data(), static_cast<int>(path.size())), ": ",
+                   why));
+}
+
+absl::StatusOr<game::Move> CheckersGame::ParseMove(absl::string_view text) const {
+  auto path = ParsePath(text);
+  if (!path.ok()) return path.status();
+  auto legal = Resolve(*std::move(path));
+  if (!legal.ok()) return legal.status();
+  return MakeMove(st_.to_move, legal->data(), static_cast<int>(legal->size()));
+}
+
+absl::StatusOr<std::vector<Event>> CheckersGame::Play(const game::Move& move) {
+  if (st_.over()) return absl::FailedPreconditionError("the game is over");
+  if (move.seat != st_.to_move) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("it is seat ", st_.to_move, "'s turn, not seat ", move.seat, "'s"));
+  }
+  if (!move.drop.empty() || !move.promotion.empty()) {
+    return absl::InvalidArgumentError("checkers moves have no drops or promotions");
+  }
+  if (move.path.size() < 2 || move.path.size() > kHoles) {
+    return absl::InvalidArgumentError("a move is a path of 2 or more holes");
+  }
+  std::vector<uint8_t> path;
+  for (const std::string& name : move.path) {
+    int h = ParseHole(name);
+    if (h < 0) return absl::InvalidArgumentError(absl::StrCat("\"", name, "\" is not a hole"));
+    path.push_back(static_cast<uint8_t>(h));
+  }
+  auto legal = Resolve(std::move(path));
+  if (!legal.ok()) return legal.status();
+  const int seat = st_.to_move;
+  game::Move done = MakeMove(seat, legal->data(), static_cast<int>(legal->size()));
+  std::vector<Event> events;
+  events.push_back(MakeEvent(EventType::kMove, seat, -1, done.display));
+  Notes notes;
+  ApplyMove(&st_, legal->front(), legal->back(), &notes);
+  AddNotes(st_, notes, &events);
+  set_last(seat, *std::move(legal));
+  return events;
+}
+
+absl::StatusOr<std::vector<Event>> CheckersGame::Act(int seat, game::Action action,
+                                                     absl::string_view) {
+  if (seat < 0 || seat >= st_.setup.seats) {
+    return absl::InvalidArgumentError(absl::StrCat("seat ", seat, " is not in this game"));
+  }
+  if (action != game::Action::kResign) {
+    return absl::FailedPreconditionError("Chinese Checkers has no draws by agreement or claim");
+  }
+  if (st_.over()) return absl::FailedPreconditionError("the game is over");
+  if (st_.place[seat] != 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("seat ", seat, " has already ", st_.resigned[seat] ? "resigned" : "finished"));
+  }
+  Notes notes;
+  Resign(&st_, seat, &notes);
+  std::vector<Event> events;
+  AddNotes(st_, notes, &events);
+  return events;
+}
+
+game::Result CheckersGame::result() const {
+  game::Result r;
+  r.over = st_.over();
+  r.places.assign(st_.place, st_.place + st_.setup.seats);
+  r.reason = ReasonName(st_.reason);
+  return r;
+}
+
+game::PublicView CheckersGame::View() const {
+  game::PublicView v;
+  for (int h = 0; h < kHoles; ++h) {
+    const uint8_t c = st_.cell[h];
+    if (c == kEmpty) continue;
+    game::PieceView p;
+    p.square = HoleName(h);
+    p.type = std::string(1, IsKing(c) ? 'K' : 'o');
+    p.owner = OwnerOf(c);
+    v.pieces.push_back(std::move(p));
+  }
+  v.hands.resize(st_.setup.seats);
+  v.to_move = st_.to_move;
+  for (int s = 0; s < st_.setup.seats; ++s) v.active.push_back(st_.place[s] == 0);
+  if (last_seat_ >= 0) {
+    v.last_move = MakeMove(last_seat_, last_path_.data(), static_cast<int>(last_path_.size()));
+  }
+  v.position = PositionText();
+  v.ply = st_.ply;
+  return v;
+}
+
+std::string CheckersGame::PositionText() const { return checkers::PositionText(st_); }
+
+absl::StatusOr<std::string> CheckersGame::Export(absl::string_view format) const {
+  return absl::UnimplementedError(
+      absl::StrCat("Chinese Checkers has no \"", format, "\" export"));
+}
+
+uint64_t CheckersGame::Perft(int depth) const { return checkers::Perft(st_, depth); }
+
+std::vector<std::pair<std::string, uint64_t>> CheckersGame::Divide(int depth) const {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  if (depth < 1 || st_.over()) return out;
+  for (const game::Move& mv : LegalMoves()) {
+    State child = st_;
+    ApplyMove(&child, ParseHole(mv.path.front()), ParseHole(mv.path.back()), nullptr);
+    out.emplace_back(mv.notation, checkers::Perft(child, depth - 1));
+  }
+  return out;
+}
+
+}  // namespace tablero::checkers

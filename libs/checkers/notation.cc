@@ -1,0 +1,163 @@
+#include "libs/checkers/notation.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+
+namespace tablero::checkers {
+
+std::string HoleName(int hole) {
+  if (hole < 0 || hole >= kHoles) return "?";
+  return absl::StrCat(std::string(1, static_cast<char>('a' + kGeo.row[hole])),
+                      kGeo.col[hole] + 1);
+}
+
+int ParseHole(absl::string_view text) {
+  if (text.size() < 2 || text.size() > 3) return -1;
+  if (text[0] < 'a' || text[0] >= 'a' + kRows) return -1;
+  const int row = text[0] - 'a';
+  int col = 0;
+  for (size_t i = 1; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return -1;
+    col = col * 10 + (text[i] - '0');
+  }
+  if (text[1] == '0' || col < 1 || col > kGeo.row_len[row]) return -1;
+  return kGeo.row_start[row] + col - 1;
+}
+
+std::string PathText(const uint8_t* path, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) {
+    if (i) out.push_back('-');
+    out += HoleName(path[i]);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<uint8_t>> ParsePath(absl::string_view text) {
+  if (text.size() > 4 * kHoles) return absl::InvalidArgumentError("move text is too long");
+  std::vector<uint8_t> path;
+  for (absl::string_view part : absl::StrSplit(text, '-')) {
+    int h = ParseHole(part);
+    if (h < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("move \"", text, "\": \"", part, "\" is not a hole name"));
+    }
+    path.push_back(static_cast<uint8_t>(h));
+  }
+  if (path.size() < 2 || path.size() > kHoles) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("move \"", text, "\": a move is a path of 2 or more holes joined by '-'"));
+  }
+  return path;
+}
+
+std::string PositionText(const State& st) {
+  const int n = st.setup.seats;
+  std::vector<std::string> seats(n);
+  for (int h = 0; h < kHoles; ++h) {
+    uint8_t c = st.cell[h];
+    if (c == kEmpty) continue;
+    std::string& s = seats[OwnerOf(c)];
+    if (!s.empty()) s.push_back(',');
+    if (IsKing(c)) s.push_back('K');
+    s += HoleName(h);
+  }
+  bool placed = false;
+  for (int s = 0; s < n; ++s) placed |= st.place[s] != 0;
+  std::string places = "-";
+  if (placed) {
+    std::vector<int> p(st.place, st.place + n);
+    places = absl::StrJoin(p, ",");
+  }
+  return absl::StrCat(absl::StrJoin(seats, "/"), " ",
+                      st.to_move < 0 ? std::string("-") : absl::StrCat(st.to_move), " ", places);
+}
+
+absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Setup& setup) {
+  int pieces[kMaxSeats] = {}, kings[kMaxSeats] = {};
+  for (int h = 0; h < kHoles; ++h) {
+    const uint8_t c = cell[h];
+    if (c == kEmpty) continue;
+    const int owner = OwnerOf(c);
+    if ((c & ~(kSeatMask | kKingBit)) != 0 || owner < 0 || owner >= setup.seats) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("hole ", HoleName(h), " holds a piece of no seat"));
+    }
+    if (IsKing(c) && !setup.japanese) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("hole ", HoleName(h), ": kings exist only in the Japanese rules"));
+    }
+    ++pieces[owner];
+    kings[owner] += IsKing(c);
+  }
+  for (int s = 0; s < setup.seats; ++s) {
+    if (pieces[s] > setup.pieces()) {
+      return absl::InvalidArgumentError(absl::StrCat("seat ", s, " has ", pieces[s],
+                                                     " pieces; at most ", setup.pieces()));
+    }
+    if (kings[s] > 1) {
+      return absl::InvalidArgumentError(absl::StrCat("seat ", s, " has ", kings[s], " kings"));
+    }
+    if (place[s] != 0) continue;
+    if (pieces[s] == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("seat ", s, " is still playing but has no pieces"));
+    }
+    if (setup.japanese && kings[s] != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("seat ", s, " is still playing but has no king"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ParsedPosition> ParsePosition(absl::string_view text, const Setup& setup) {
+  auto bad = [&](absl::string_view why) {
+    return absl::InvalidArgumentError(absl::StrCat("position \"", text.substr(0, 200), "\": ", why));
+  };
+  if (text.size() > 2000) return bad("too long");
+  std::vector<absl::string_view> fields = absl::StrSplit(text, ' ', absl::SkipEmpty());
+  if (fields.size() != 3) return bad("expected \"<seat 0>/<seat 1>/... <to move> <places>\"");
+  const int n = setup.seats;
+  ParsedPosition pos;
+  std::vector<absl::string_view> groups = absl::StrSplit(fields[0], '/');
+  if (static_cast<int>(groups.size()) != n) {
+    return bad(absl::StrCat("has ", groups.size(), " seat lists for ", n, " seats"));
+  }
+  for (int s = 0; s < n; ++s) {
+    if (groups[s].empty()) continue;
+    for (absl::string_view item : absl::StrSplit(groups[s], ',')) {
+      bool king = !item.empty() && item[0] == 'K';
+      if (king) item.remove_prefix(1);
+      int h = ParseHole(item);
+      if (h < 0) return bad(absl::StrCat("\"", item, "\" is not a hole name"));
+      if (pos.cell[h] != kEmpty) return bad(absl::StrCat("hole ", item, " is listed twice"));
+      pos.cell[h] = static_cast<uint8_t>((s + 1) | (king ? kKingBit : 0));
+    }
+  }
+  if (fields[1].size() != 1 || fields[1][0] < '0' || fields[1][0] >= '0' + n) {
+    return bad(absl::StrCat("\"", fields[1], "\" is not a seat to move (0-", n - 1,
+                            "; a finished game cannot be loaded)"));
+  }
+  pos.to_move = fields[1][0] - '0';
+  if (fields[2] != "-") {
+    std::vector<absl::string_view> places = absl::StrSplit(fields[2], ',');
+    if (static_cast<int>(places.size()) != n) return bad("places need one number per seat");
+    for (int s = 0; s < n; ++s) {
+      if (places[s].size() != 1 || places[s][0] < '0' || places[s][0] > '0' + n) {
+        return bad(absl::StrCat("\"", places[s], "\" is not a place from 0 to ", n));
+      }
+      pos.place[s] = static_cast<uint8_t>(places[s][0] - '0');
+    }
+    if (!PlacesConsistent(pos.place, n)) return bad("the places are inconsistent");
+  }
+  int playing = 0;
+  for (int s = 0; s < n; ++s) playing += pos.place[s] == 0;
+  if (playing < 2) return bad("at least two seats must still be playing");
+  if (pos.place[pos.to_move] != 0) return bad("the seat to move is already placed");
+  if (absl::Status st = CheckCells(pos.cell, pos.place, setup); !st.ok()) return bad(st.message());
+  return pos;
+}
+
+}  // namespace tablero::checkers

@@ -1,0 +1,48 @@
+// Text forms: hole names, move paths and position text (see README.md for the picture).
+//
+// Hole: row letter a..q from the south tip (seat 0's start) to the north tip, then the
+// 1-based index within the row from west to east: "a1" is the south tip, "i5" the centre,
+// "q1" the north tip, "e1" and "e13" the ends of the long southern row.
+// Move: holes joined by '-', e.g. "d2-e3" (step) or "c2-e2-g4-e4" (jump chain).
+// Position: "<seat 0>/<seat 1>/... <to move> <places>", each seat a comma list of holes
+// (a Japanese king written "K" + hole), <to move> a seat number, <places> "-" when nobody
+// is placed or one number per seat (0 = still playing), e.g.
+//   "a1,b1,b2,c1,c2,c3,d1,d2,d3,d4/n1,n2,n3,n4,o1,o2,o3,p1,p2,q1 0 -"
+#ifndef TABLERO_LIBS_CHECKERS_NOTATION_H_
+#define TABLERO_LIBS_CHECKERS_NOTATION_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "libs/checkers/state.h"
+
+namespace tablero::checkers {
+
+std::string HoleName(int hole);
+// -1 if `text` is not exactly a hole name.
+int ParseHole(absl::string_view text);
+
+std::string PathText(const uint8_t* path, int n);
+// Holes of a '-'-separated path (2..121 holes); INVALID_ARGUMENT naming the problem.
+absl::StatusOr<std::vector<uint8_t>> ParsePath(absl::string_view text);
+
+std::string PositionText(const State& st);
+
+struct ParsedPosition {
+  uint8_t cell[kHoles] = {};
+  int to_move = 0;
+  uint8_t place[kMaxSeats] = {};
+};
+// Parses and checks position text for a game of `setup` (INVALID_ARGUMENT on any problem).
+absl::StatusOr<ParsedPosition> ParsePosition(absl::string_view text, const Setup& setup);
+
+// Checks board contents against the setup: owners exist, piece and king counts, seats
+// still playing have pieces (and their king). Shared by position text and Decode.
+absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Setup& setup);
+
+}  // namespace tablero::checkers
+
+#endif  // TABLERO_LIBS_CHECKERS_NOTATION_H_
