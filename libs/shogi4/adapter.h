@@ -1,0 +1,78 @@
+// game::Game implementation of four-player shogi: the position plus the game history the
+// repetition rules need, events, results and the state encoding.
+#ifndef TABLERO_LIBS_SHOGI4_ADAPTER_H_
+#define TABLERO_LIBS_SHOGI4_ADAPTER_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "libs/game/game.h"
+#include "libs/shogi4/position.h"
+
+namespace tablero::shogi4 {
+
+absl::StatusOr<Rules> RulesFromOptions(const game::Options& options);
+std::string EndReasonName(EndReason r);
+
+class Shogi4Game final : public game::Game {
+ public:
+  // One entry per position reached (after a move and everything it caused).
+  struct Entry {
+    uint64_t key = 0;
+    int8_t mover = -1;      // seat whose move led here (-1: the start)
+    bool in_check = false;  // the seat to move is in check here
+  };
+
+  Shogi4Game(game::Options options, const Position& pos);
+
+  game::Kind kind() const override { return game::Kind::kShogi4; }
+  const game::Options& options() const override { return options_; }
+  int seats() const override { return kSeats; }
+  int to_move() const override { return Over() ? -1 : pos_.to_move; }
+  int ply() const override { return static_cast<int>(pos_.ply); }
+  std::vector<game::Move> LegalMoves() const override;
+  absl::StatusOr<std::vector<game::Move>> LegalMovesFrom(absl::string_view square) const override;
+  absl::StatusOr<game::Move> ParseMove(absl::string_view text) const override;
+  absl::StatusOr<std::vector<game::Event>> Play(const game::Move& move) override;
+  absl::StatusOr<std::vector<game::Event>> Act(int seat, game::Action action,
+                                               absl::string_view move_text) override;
+  game::Result result() const override;
+  std::string Encode() const override;
+  game::PublicView View() const override;
+  std::string PositionText() const override;
+  absl::StatusOr<std::string> Export(absl::string_view format) const override;
+  std::unique_ptr<game::Game> Clone() const override;
+  uint64_t Perft(int depth) const override;
+  std::vector<std::pair<std::string, uint64_t>> Divide(int depth) const override;
+
+  static absl::StatusOr<std::unique_ptr<Shogi4Game>> Decode(uint8_t version,
+                                                            absl::string_view payload);
+
+  const Position& position() const { return pos_; }
+
+ private:
+  bool Over() const { return pos_.over != EndReason::kNone; }
+  // Legal moves of pos.to_move under every rule, the repetition rule included;
+  // history_.back() must describe `pos`.
+  void Legal(const Position& pos, std::vector<Move>* out) const;
+  // Would `m` (position-legal) make the fourth occurrence as a perpetual checker?
+  bool PerpetualCheck(const Position& pos, Move m) const;
+  void Record(const Position& pos);
+  game::Move ToMove(Move m, int seat) const;
+  std::string WhyIllegal(Move m) const;
+
+  game::Options options_;
+  Position pos_;
+  std::vector<Entry> history_;  // since the last mate (older positions cannot recur)
+  std::unordered_map<uint64_t, int> counts_;
+  int triples_ = 0;  // keys seen three times: only then can a move be refused or end it
+  std::optional<game::Move> last_move_;
+};
+
+}  // namespace tablero::shogi4
+
+#endif  // TABLERO_LIBS_SHOGI4_ADAPTER_H_

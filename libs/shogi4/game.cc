@@ -1,0 +1,394 @@
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "libs/game/codec.h"
+#include "libs/shogi4/adapter.h"
+#include "libs/shogi4/movegen.h"
+#include "libs/shogi4/notation.h"
+#include "libs/shogi4/shogi4.h"
+#include "libs/shogi4/tables.h"
+
+namespace tablero::shogi4 {
+
+using game::Event;
+using game::EventType;
+
+absl::StatusOr<Rules> RulesFromOptions(const game::Options& options) {
+  auto resolved = game::ResolveOptions(Info(), options);
+  if (!resolved.ok()) return resolved.status();
+  const game::Options& o = *resolved;
+  Rules r;
+  r.format = o.at("format") == "pairs" ? Format::kPairs : Format::kSingles;
+  r.ending = o.at("ending") == "last_one_standing" ? Ending::kLastOneStanding : Ending::kTwoMates;
+  r.ownerless = o.at("mated_pieces") == "ownerless";
+  r.move_limit = static_cast<uint32_t>(std::stoul(o.at("move_limit")));
+  r.pawn_before_flipped = o.at("pawn_before_flipped_king_forbidden") == "on";
+  return r;
+}
+
+std::string EndReasonName(EndReason r) {
+  switch (r) {
+    case EndReason::kTwoMates:
+      return "two_mates";
+    case EndReason::kLastOneStanding:
+      return "last_one_standing";
+    case EndReason::kPairsMate:
+      return "pairs_mate";
+    case EndReason::kFourthOccurrence:
+      return "fourth_occurrence";
+    case EndReason::kMoveLimit:
+      return "move_limit";
+    case EndReason::kNone:
+      break;
+  }
+  return "";
+}
+
+Shogi4Game::Shogi4Game(game::Options options, const Position& pos)
+    : options_(std::move(options)), pos_(pos) {
+  Record(pos_);
+}
+
+void Shogi4Game::Record(const Position& pos) {
+  Entry e;
+  e.key = Key(pos);
+  e.mover = pos.last_mover;
+  e.in_check = InCheck(pos, pos.to_move);
+  history_.push_back(e);
+  if (++counts_[e.key] == 3) ++triples_;
+}
+
+bool Shogi4Game::PerpetualCheck(const Position& pos, Move m) const {
+  Position c = pos;
+  DoMove(c, m);
+  c.to_move = static_cast<int8_t>(PickNext(c, c.last_mover));
+  const uint64_t key = Key(c);
+  auto it = counts_.find(key);
+  if (it == counts_.end() || it->second < 3) return false;
+  // The stretch since the first occurrence: every move of X gave check, every other move
+  // answered one. Move j leads from history_[j - 1] to history_[j].
+  const int x = pos.to_move;
+  size_t first = 0;
+  while (history_[first].key != key) ++first;
+  for (size_t j = first + 1; j < history_.size(); ++j) {
+    bool ok = history_[j].mover == x ? history_[j].in_check : history_[j - 1].in_check;
+    if (!ok) return false;
+  }
+  return InCheck(c, c.to_move);  // X's candidate move must give check as well
+}
+
+void Shogi4Game::Legal(const Position& pos, std::vector<Move>* out) const {
+  MoveList list;
+  GenerateLegal(pos, pos.to_move, &list);
+  out->clear();
+  for (Move m : list) {
+    if (triples_ > 0 && PerpetualCheck(pos, m)) continue;
+    out->push_back(m);
+  }
+}
+
+game::Move Shogi4Game::ToMove(Move m, int seat) const {
+  game::Move g;
+  g.seat = seat;
+  if (IsDrop(m)) {
+    g.path = {SquareName(MoveTo(m))};
+    g.drop = PieceName(DropType(m));
+  } else {
+    g.path = {SquareName(MoveFrom(m)), SquareName(MoveTo(m))};
+    if (IsPromotion(m)) g.promotion.push_back('+');
+  }
+  g.notation = MoveText(m);
+  g.display = g.notation;
+  return g;
+}
+
+std::vector<game::Move> Shogi4Game::LegalMoves() const {
+  std::vector<game::Move> out;
+  if (Over()) return out;
+  std::vector<Move> moves;
+  Legal(pos_, &moves);
+  for (Move m : moves) out.push_back(ToMove(m, pos_.to_move));
+  return out;
+}
+
+absl::StatusOr<std::vector<game::Move>> Shogi4Game::LegalMovesFrom(absl::string_view square) const {
+  int from = -1, drop = kNone;
+  if (square.size() == 2 && square[1] == '*') {
+    auto m = ParseMoveText(absl::StrCat(square, "5e"));
+    if (!m.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("\"", square, "\" is not a drop (P*, S*, G*, R*)"));
+    drop = DropType(*m);
+  } else {
+    auto sq = ParseSquare(square);
+    if (!sq.ok()) return sq.status();
+    from = *sq;
+  }
+  std::vector<game::Move> out;
+  if (Over()) return out;
+  std::vector<Move> moves;
+  Legal(pos_, &moves);
+  for (Move m : moves) {
+    bool match =
+        drop != kNone ? IsDrop(m) && DropType(m) == drop : !IsDrop(m) && MoveFrom(m) == from;
+    if (match) out.push_back(ToMove(m, pos_.to_move));
+  }
+  return out;
+}
+
+namespace {
+
+// Can the piece on `from` reach `to` by its movement (ignoring what is on `to`)?
+bool Reaches(const Position& pos, int from, int to) {
+  const Tables& t = Tab();
+  Cell c = pos.board[from];
+  int type = TypeOf(c), f = FacingOf(c);
+  for (int d = 0; d < 8; ++d) {
+    if (((t.steps[type][f] >> d) & 1) && t.next[from][d] == to) return true;
+  }
+  if (!Slides(type)) return false;
+  for (int d = 0; d < 8; d += 2) {
+    for (int n = t.next[from][d]; n != kNoSquare; n = t.next[n][d]) {
+      if (n == to) return true;
+      if (pos.board[n] != 0) break;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string Shogi4Game::WhyIllegal(Move m) const {
+  const Tables& t = Tab();
+  const int s = pos_.to_move, to = MoveTo(m);
+  MoveList list;
+  GenerateLegal(pos_, s, &list);
+  if (std::find(list.begin(), list.end(), m) != list.end()) return "perpetual check";
+  Position c = pos_;
+  Cell placed;
+  if (IsDrop(m)) {
+    int type = DropType(m);
+    if (pos_.hand[s][HandIndex(type)] == 0) return absl::StrCat("no ", PieceName(type), " in hand");
+    if (pos_.board[to] != 0) return "the square is occupied";
+    if (type == kPawn) {
+      if (t.last[s][to]) return "a pawn dropped there could never move";
+      for (int sq = 0; sq < kSquares; ++sq) {
+        if (pos_.board[sq] == MakeCell(kPawn, s, s) && t.line[s][sq] == t.line[s][to])
+          return "nifu";
+      }
+    }
+    placed = MakeCell(type, s, s);
+  } else {
+    int from = MoveFrom(m);
+    Cell p = pos_.board[from];
+    if (p == 0 || OwnerOf(p) != s) return absl::StrCat("no piece of yours on ", SquareName(from));
+    if (!Reaches(pos_, from, to)) return "that piece does not move that way";
+    Cell target = pos_.board[to];
+    if (target != 0 && TypeOf(target) == kKing) return "kings are never captured";
+    if (target != 0 && OwnerOf(target) == s) return "the square holds your own piece";
+    int type = TypeOf(p), f = FacingOf(p);
+    if (IsPromotion(m) && !(CanPromote(type) && (t.zone[f][from] || t.zone[f][to]))) {
+      return "cannot promote on this move";
+    }
+    if (!IsPromotion(m) && type == kPawn && t.last[f][to]) return "the pawn must promote";
+    placed = IsPromotion(m) ? MakeCell(kPromoted[type], s, f) : p;
+    c.board[from] = 0;
+    if (type == kKing) c.king[s] = static_cast<uint8_t>(to);
+  }
+  c.board[to] = placed;
+  if (Attacked(c.board, c.king[s], pos_.Enemies(s))) return "leaves your king in check";
+  if (pos_.rules.format == Format::kPairs) {
+    int partner = s ^ 2;
+    Squares before = Attackers(pos_.board, pos_.king[partner], pos_.Enemies(partner));
+    Squares after = Attackers(c.board, c.king[partner], pos_.Enemies(partner));
+    if ((after & ~before) != 0 || (after & SquareBit(to)) != 0) {
+      return "gives check to your partner's king";
+    }
+  }
+  if (TypeOf(placed) == kPawn) {
+    int n = t.next[to][Forward(FacingOf(placed))];
+    if (n != kNoSquare && TypeOf(c.board[n]) == kKing) {
+      if (!c.Alive(OwnerOf(c.board[n]))) return "pawn in front of a flipped king";
+      if (IsDrop(m)) return "pawn-drop mate";
+    }
+  }
+  return "illegal move";
+}
+
+absl::StatusOr<game::Move> Shogi4Game::ParseMove(absl::string_view text) const {
+  auto m = ParseMoveText(text);
+  if (!m.ok()) return m.status();
+  if (Over()) return absl::FailedPreconditionError("the game is over");
+  std::vector<Move> moves;
+  Legal(pos_, &moves);
+  if (std::find(moves.begin(), moves.end(), *m) == moves.end()) {
+    return absl::FailedPreconditionError(absl::StrCat("illegal move ", text, ": ", WhyIllegal(*m)));
+  }
+  return ToMove(*m, pos_.to_move);
+}
+
+absl::StatusOr<std::vector<Event>> Shogi4Game::Play(const game::Move& move) {
+  if (Over()) return absl::FailedPreconditionError("the game is over");
+  if (move.seat != pos_.to_move) {
+    return absl::FailedPreconditionError(absl::StrCat("it is seat ", static_cast<int>(pos_.to_move),
+                                                      "'s turn, not seat ", move.seat, "'s"));
+  }
+  std::string text;
+  if (!move.drop.empty()) {
+    if (move.path.size() != 1) return absl::InvalidArgumentError("a drop has one square");
+    text = absl::StrCat(move.drop, "*", move.path[0]);
+  } else {
+    if (move.path.size() != 2) return absl::InvalidArgumentError("a board move has two squares");
+    if (!move.promotion.empty() && move.promotion != "+") {
+      return absl::InvalidArgumentError("shogi promotion is \"+\"");
+    }
+    text = absl::StrCat(move.path[0], move.path[1], move.promotion);
+  }
+  auto parsed = ParseMove(text);
+  if (!parsed.ok()) return parsed.status();
+  const Move m = *ParseMoveText(text);
+  const int s = pos_.to_move;
+
+  std::vector<Event> events;
+  events.push_back({EventType::kMove, s, -1, parsed->display});
+  if (!IsDrop(m)) {
+    Cell target = pos_.board[MoveTo(m)];
+    if (target != 0) {
+      int owner = OwnerOf(target);
+      events.push_back(
+          {EventType::kCapture, s, owner == kOwnerless ? -1 : owner, PieceName(TypeOf(target))});
+    }
+    if (IsPromotion(m)) {
+      events.push_back(
+          {EventType::kPromotion, s, -1, PieceName(kPromoted[TypeOf(pos_.board[MoveFrom(m)])])});
+    }
+  }
+  last_move_ = *parsed;
+
+  DoMove(pos_, m);
+  // A fourth occurrence ends the game before anything else (perpetual check by the mover
+  // was refused above).
+  Position probe = pos_;
+  probe.to_move = static_cast<int8_t>(PickNext(probe, s));
+  auto it = counts_.find(Key(probe));
+  if (it != counts_.end() && it->second >= 3) {
+    pos_ = probe;
+    Record(pos_);
+    pos_.over = EndReason::kFourthOccurrence;
+  } else {
+    bool mated = false;
+    Resolve(
+        pos_,
+        [this](const Position& p, int seat) {
+          if (triples_ == 0) return HasLegalMove(p, seat);
+          Position q = p;
+          q.to_move = static_cast<int8_t>(seat);
+          Record(q);  // tentatively: the perpetual-check rule looks at this position too
+          std::vector<Move> moves;
+          Legal(q, &moves);
+          uint64_t key = history_.back().key;
+          if (counts_[key]-- == 3) --triples_;
+          history_.pop_back();
+          return !moves.empty();
+        },
+        [&](int seat, int mater, int passed) {
+          mated = true;
+          events.push_back({EventType::kMate, seat, mater, ""});
+          events.push_back({EventType::kElimination, seat, mater, ""});
+          events.push_back({EventType::kPiecesPassed, seat, pos_.rules.ownerless ? -1 : mater,
+                            absl::StrCat(passed)});
+        });
+    if (mated) {  // positions before a mate can never recur
+      history_.clear();
+      counts_.clear();
+      triples_ = 0;
+    }
+    Record(pos_);
+  }
+  for (int seat = 0; seat < kSeats; ++seat) {
+    if (!pos_.Alive(seat)) continue;
+    Squares a = Attackers(pos_.board, pos_.king[seat], pos_.Enemies(seat));
+    if (a == 0) continue;
+    int sq = 0;
+    while (!((a >> sq) & 1)) ++sq;
+    events.push_back({EventType::kCheck, seat, OwnerOf(pos_.board[sq]), ""});
+  }
+  if (Over()) events.push_back({EventType::kGameOver, -1, -1, EndReasonName(pos_.over)});
+  return events;
+}
+
+absl::StatusOr<std::vector<Event>> Shogi4Game::Act(int, game::Action action, absl::string_view) {
+  if (action == game::Action::kResign) {
+    return absl::FailedPreconditionError("shogi has no resignation");
+  }
+  return absl::FailedPreconditionError("shogi has no draw offers (no resignation or draws)");
+}
+
+game::Result Shogi4Game::result() const {
+  game::Result r;
+  r.over = Over();
+  auto places = Places(pos_);
+  r.places.assign(places.begin(), places.end());
+  r.reason = EndReasonName(pos_.over);
+  return r;
+}
+
+game::PublicView Shogi4Game::View() const {
+  game::PublicView v;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    Cell c = pos_.board[sq];
+    if (c == 0) continue;
+    game::PieceView p;
+    p.square = SquareName(sq);
+    p.type = PieceName(TypeOf(c));
+    p.owner = OwnerOf(c) == kOwnerless ? -1 : OwnerOf(c);
+    p.facing = FacingOf(c);
+    p.flipped = TypeOf(c) == kKing && !pos_.Alive(OwnerOf(c));
+    v.pieces.push_back(p);
+  }
+  static constexpr int kOrder[kHandTypes] = {kRook, kGold, kSilver, kPawn};
+  v.hands.resize(kSeats);
+  for (int s = 0; s < kSeats; ++s) {
+    for (int type : kOrder) {
+      if (pos_.hand[s][HandIndex(type)] != 0) {
+        v.hands[s].emplace_back(PieceName(type), pos_.hand[s][HandIndex(type)]);
+      }
+    }
+  }
+  v.to_move = to_move();
+  for (int s = 0; s < kSeats; ++s) {
+    v.active.push_back(pos_.Alive(s));
+    if (pos_.Alive(s) && InCheck(pos_, s)) v.in_check.push_back(s);
+  }
+  v.last_move = last_move_;
+  v.position = PositionText();
+  v.ply = ply();
+  return v;
+}
+
+std::string Shogi4Game::PositionText() const { return shogi4::PositionText(pos_); }
+
+absl::StatusOr<std::string> Shogi4Game::Export(absl::string_view format) const {
+  return absl::UnimplementedError(absl::StrCat("shogi4 has no \"", format, "\" export"));
+}
+
+std::unique_ptr<game::Game> Shogi4Game::Clone() const {
+  return std::make_unique<Shogi4Game>(*this);
+}
+
+uint64_t Shogi4Game::Perft(int depth) const { return shogi4::Perft(pos_, depth); }
+
+std::vector<std::pair<std::string, uint64_t>> Shogi4Game::Divide(int depth) const {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  if (depth < 1 || Over()) return out;
+  MoveList list;
+  GenerateLegal(pos_, pos_.to_move, &list);
+  for (Move m : list) {
+    Position c = pos_;
+    MakeMove(c, m);
+    out.emplace_back(MoveText(m), shogi4::Perft(c, depth - 1));
+  }
+  return out;
+}
+
+}  // namespace tablero::shogi4

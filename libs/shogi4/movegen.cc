@@ -1,0 +1,153 @@
+#include "libs/shogi4/movegen.h"
+
+#include "libs/shogi4/tables.h"
+
+namespace tablero::shogi4 {
+namespace {
+
+// Calls sink(move) for each legal move of `s`; stops early (returning true) as soon as
+// sink returns true.
+template <class Sink>
+bool Generate(const Position& pos, int s, bool pawn_drop_mate, Sink&& sink) {
+  const Tables& t = Tab();
+  Position w = pos;  // working copy: squares are changed and restored per move
+  const unsigned enemies = pos.Enemies(s);
+  const int ksq = pos.king[s];
+  const int partner = s ^ 2;
+  const bool pairs = pos.rules.format == Format::kPairs && pos.Alive(partner);
+  const unsigned partner_enemies = pos.Enemies(partner);
+  const Squares before = pairs ? Attackers(pos.board, pos.king[partner], partner_enemies) : 0;
+  // Pairs: refused if the partner's king gains an attacker (or the moved piece attacks it).
+  auto new_check = [&](int to) {
+    Squares after = Attackers(w.board, w.king[partner], partner_enemies);
+    return (after & ~before) != 0 || (after & SquareBit(to)) != 0;
+  };
+  auto flipped_ahead = [&](int sq, int facing) {
+    int n = t.next[sq][Forward(facing)];
+    if (n == kNoSquare) return false;
+    Cell c = pos.board[n];
+    return TypeOf(c) == kKing && !pos.Alive(OwnerOf(c));
+  };
+  const bool no_pawn_before_flipped = pos.rules.pawn_before_flipped;
+
+  for (int from = 0; from < kSquares; ++from) {
+    const Cell c = pos.board[from];
+    if (c == 0 || OwnerOf(c) != s) continue;
+    const int type = TypeOf(c), f = FacingOf(c);
+    auto try_to = [&](int to) {
+      const Cell cap = w.board[to];
+      w.board[to] = c;
+      w.board[from] = 0;
+      bool stop = false;
+      if (!Attacked(w.board, type == kKing ? to : ksq, enemies)) {
+        const bool pawn = type == kPawn;
+        const bool promo = CanPromote(type) && (t.zone[f][from] || t.zone[f][to]);
+        const bool plain =
+            !(pawn && (t.last[f][to] || (no_pawn_before_flipped && flipped_ahead(to, f))));
+        if (plain && !(pairs && new_check(to))) stop = sink(MakeBoardMove(from, to, false));
+        if (!stop && promo) {
+          w.board[to] = MakeCell(kPromoted[type], s, f);
+          if (!(pairs && new_check(to))) stop = sink(MakeBoardMove(from, to, true));
+        }
+      }
+      w.board[from] = c;
+      w.board[to] = cap;
+      return stop;
+    };
+    const uint8_t steps = t.steps[type][f];
+    for (int d = 0; d < 8; ++d) {
+      if (!((steps >> d) & 1)) continue;
+      int to = t.next[from][d];
+      if (to == kNoSquare) continue;
+      Cell tc = pos.board[to];
+      if (tc != 0 && (TypeOf(tc) == kKing || OwnerOf(tc) == s)) continue;
+      if (try_to(to)) return true;
+    }
+    if (Slides(type)) {
+      for (int d = 0; d < 8; d += 2) {
+        for (int to = t.next[from][d]; to != kNoSquare; to = t.next[to][d]) {
+          Cell tc = pos.board[to];
+          if (tc != 0 && (TypeOf(tc) == kKing || OwnerOf(tc) == s)) break;
+          if (try_to(to)) return true;
+          if (tc != 0) break;
+        }
+      }
+    }
+  }
+
+  // Drops: gold, silver, rook first, pawns last (their pawn-drop-mate test is dearest).
+  static constexpr int kDropOrder[kHandTypes] = {kGold, kSilver, kRook, kPawn};
+  unsigned pawn_lines = 0;  // nifu: lines holding an own unpromoted pawn facing forward
+  if (pos.hand[s][HandIndex(kPawn)] != 0) {
+    for (int sq = 0; sq < kSquares; ++sq) {
+      if (pos.board[sq] == MakeCell(kPawn, s, s)) pawn_lines |= 1u << t.line[s][sq];
+    }
+  }
+  for (int type : kDropOrder) {
+    if (pos.hand[s][HandIndex(type)] == 0) continue;
+    const Cell c = MakeCell(type, s, s);
+    for (int to = 0; to < kSquares; ++to) {
+      if (pos.board[to] != 0) continue;
+      if (type == kPawn) {
+        if (t.last[s][to] || ((pawn_lines >> t.line[s][to]) & 1)) continue;
+        if (no_pawn_before_flipped && flipped_ahead(to, s)) continue;
+      }
+      w.board[to] = c;
+      bool ok = !Attacked(w.board, ksq, enemies) && !(pairs && new_check(to));
+      if (ok && type == kPawn && pawn_drop_mate) {
+        int n = t.next[to][Forward(s)];
+        Cell k = n == kNoSquare ? 0 : w.board[n];
+        if (TypeOf(k) == kKing && OwnerOf(k) != s && w.Alive(OwnerOf(k))) {
+          --w.hand[s][HandIndex(kPawn)];
+          ok = HasLegalMove(w, OwnerOf(k), false);
+          ++w.hand[s][HandIndex(kPawn)];
+        }
+      }
+      w.board[to] = 0;
+      if (ok && sink(MakeDrop(type, to))) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void GenerateLegal(const Position& pos, int seat, MoveList* out) {
+  Generate(pos, seat, true, [out](Move m) {
+    out->Add(m);
+    return false;
+  });
+}
+
+int CountLegal(const Position& pos, int seat) {
+  int n = 0;
+  Generate(pos, seat, true, [&n](Move) {
+    ++n;
+    return false;
+  });
+  return n;
+}
+
+bool HasLegalMove(const Position& pos, int seat, bool pawn_drop_mate) {
+  return Generate(pos, seat, pawn_drop_mate, [](Move) { return true; });
+}
+
+bool IsLegal(const Position& pos, Move m) {
+  return Generate(pos, pos.to_move, true, [m](Move x) { return x == m; });
+}
+
+uint64_t Perft(const Position& pos, int depth) {
+  if (depth == 0) return 1;
+  if (pos.over != EndReason::kNone) return 0;
+  if (depth == 1) return static_cast<uint64_t>(CountLegal(pos, pos.to_move));
+  uint64_t n = 0;
+  Generate(pos, pos.to_move, true, [&](Move m) {
+    Position child = pos;
+    MakeMove(child, m);
+    n += Perft(child, depth - 1);
+    return false;
+  });
+  return n;
+}
+
+}  // namespace tablero::shogi4

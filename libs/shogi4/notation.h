@@ -1,0 +1,36 @@
+// Text notation of positions and moves (see README.md in this folder for the grammar).
+//
+// Move:     "7g7f", "7g7f+" (promoting), "P*5e" (drop). Squares as in shogi from seat 0's
+//           view: file digit 1-9 (right to left), rank letter a-i (north to south).
+// Position: "<board> <to-move> <hands> <eliminated> <ply>", board ranks a..i separated by
+//           '/', files 9..1, digits for empty runs, each piece "[+]<letter><owner><facing>"
+//           (letter K R G S P, or k for a flipped king; owner 0-3 or x for ownerless;
+//           facing n e s w = the forward of seat 0 1 2 3).
+#ifndef TABLERO_LIBS_SHOGI4_NOTATION_H_
+#define TABLERO_LIBS_SHOGI4_NOTATION_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "libs/shogi4/position.h"
+
+namespace tablero::shogi4 {
+
+std::string SquareName(int sq);
+absl::StatusOr<int> ParseSquare(absl::string_view text);
+// "P", "S", "G", "R", "K", "+P", "+S", "+R".
+std::string PieceName(int type);
+
+std::string MoveText(Move m);
+// Syntax only (INVALID_ARGUMENT when malformed); legality is the caller's business.
+absl::StatusOr<Move> ParseMoveText(absl::string_view text);
+
+std::string PositionText(const Position& pos);
+// Parses and validates a position; `rules` are the game's options. The ending state
+// (mates, move limit) follows from the text and the rules.
+absl::StatusOr<Position> ParsePosition(absl::string_view text, const Rules& rules);
+
+}  // namespace tablero::shogi4
+
+#endif  // TABLERO_LIBS_SHOGI4_NOTATION_H_
