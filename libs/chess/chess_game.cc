@@ -1,0 +1,300 @@
+#include "libs/chess/chess_game.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "libs/chess/movegen.h"
+#include "libs/chess/notation.h"
+
+namespace tablero::chess {
+
+using game::Event;
+using game::EventType;
+
+namespace {
+
+constexpr char kPieceLetter[] = "PNBRQK";
+
+std::string PieceLetter(PieceType t) { return std::string(1, kPieceLetter[t]); }
+
+absl::Status GameOver() { return absl::FailedPreconditionError("the game is over"); }
+
+}  // namespace
+
+uint64_t RepetitionKey(const Position& pos) {
+  uint64_t k = pos.key();
+  if (pos.ep_square() != kNoSquare && !HasLegalEnPassant(pos))
+    k ^= zobrist::ep_file[FileOf(pos.ep_square())];
+  return k;
+}
+
+ChessGame::ChessGame(const game::Options& options, const Position& start)
+    : options_(options), start_(start), pos_(start) {
+  auto it = options_.find("draw_mode");
+  fide_ = it != options_.end() && it->second == "fide";
+  it = options_.find("fide_resignation_exception");
+  resignation_exception_ = it != options_.end() && it->second == "on";
+  result_.places = {0, 0};
+  keys_.push_back(RepetitionKey(pos_));
+  Evaluate(nullptr);  // a position given as text may already be over
+}
+
+int ChessGame::RepetitionCount() const {
+  // Only positions since the last capture or pawn move can repeat the current one.
+  const size_t span = std::min<size_t>(keys_.size() - 1, pos_.halfmove_clock());
+  const uint64_t now = keys_.back();
+  int n = 0;
+  for (size_t i = keys_.size() - 1 - span; i < keys_.size(); ++i) n += keys_[i] == now;
+  return n;
+}
+
+game::Move ChessGame::ToGameMove(const Position& pos, Move m) const {
+  game::Move g;
+  g.seat = pos.side_to_move();
+  g.path = {SquareName(m.from()), SquareName(m.to())};
+  if (m.kind() == Move::kPromotion) g.promotion = std::string(1, "nbrq"[m.promotion() - kKnight]);
+  g.notation = ToUci(m);
+  g.display = ToSan(pos, m);
+  return g;
+}
+
+std::vector<game::Move> ChessGame::LegalMoves() const {
+  std::vector<game::Move> out;
+  if (result_.over) return out;
+  for (Move m : MoveList(pos_)) out.push_back(ToGameMove(pos_, m));
+  return out;
+}
+
+absl::StatusOr<std::vector<game::Move>> ChessGame::LegalMovesFrom(absl::string_view square) const {
+  auto sq = ParseSquare(square);
+  if (!sq.ok()) return sq.status();
+  std::vector<game::Move> out;
+  if (result_.over) return out;
+  for (Move m : MoveList(pos_))
+    if (m.from() == *sq) out.push_back(ToGameMove(pos_, m));
+  return out;
+}
+
+absl::StatusOr<game::Move> ChessGame::ParseMove(absl::string_view text) const {
+  if (result_.over) return GameOver();
+  auto m = ParseMoveText(pos_, text);
+  if (!m.ok()) return m.status();
+  return ToGameMove(pos_, *m);
+}
+
+absl::StatusOr<std::vector<Event>> ChessGame::Play(const game::Move& move) {
+  if (result_.over) return GameOver();
+  if (move.seat != to_move()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("it is seat ", to_move(), "'s turn, not seat ", move.seat, "'s"));
+  }
+  if (move.path.size() != 2 || !move.drop.empty()) {
+    return absl::InvalidArgumentError("a chess move has a path of two squares and no drop");
+  }
+  if (move.promotion.size() > 1) return absl::InvalidArgumentError("bad promotion letter");
+  // UCI text of the structured move, checked by the same parser clients use.
+  auto m = ParseUci(pos_, absl::StrCat(move.path[0], move.path[1], move.promotion));
+  if (!m.ok()) return m.status();
+  std::vector<Event> events;
+  ApplyMove(*m, &events);
+  return events;
+}
+
+void ChessGame::ApplyMove(Move m, std::vector<Event>* events) {
+  const int seat = pos_.side_to_move(), other = 1 - seat;
+  game::Move g = ToGameMove(pos_, m);
+  if (events) {
+    events->push_back({EventType::kMove, seat, -1, g.display});
+    if (m.kind() == Move::kEnPassant) {
+      events->push_back({EventType::kCapture, seat, other, "P"});
+    } else if (m.kind() != Move::kCastling && pos_.piece_on(m.to()) != kNoPiece) {
+      events->push_back(
+          {EventType::kCapture, seat, other, PieceLetter(TypeOf(pos_.piece_on(m.to())))});
+    }
+    if (m.kind() == Move::kPromotion)
+      events->push_back({EventType::kPromotion, seat, -1, PieceLetter(m.promotion())});
+  }
+  pos_.DoMove(m);
+  moves_.push_back(m);
+  keys_.push_back(RepetitionKey(pos_));
+  last_move_ = std::move(g);
+  if (draw_offer_ != seat) draw_offer_ = -1;  // the offer lapses: its receiver moved instead
+  if (events && pos_.InCheck()) events->push_back({EventType::kCheck, other, seat, ""});
+  Evaluate(events);
+}
+
+void ChessGame::Finish(int winner, const std::string& reason, std::vector<Event>* events) {
+  result_.over = true;
+  result_.reason = reason;
+  result_.places = winner < 0 ? std::vector<int>{1, 1}
+                              : (winner == 0 ? std::vector<int>{1, 2} : std::vector<int>{2, 1});
+  draw_offer_ = -1;
+  if (events) events->push_back({EventType::kGameOver, -1, -1, reason});
+}
+
+void ChessGame::Evaluate(std::vector<Event>* events) {
+  const int stm = pos_.side_to_move();
+  // Mate first: it takes precedence over the move-count and repetition rules.
+  if (CountLegal(pos_) == 0) {
+    if (pos_.InCheck()) {
+      if (events) events->push_back({EventType::kMate, stm, 1 - stm, ""});
+      Finish(1 - stm, "checkmate", events);
+    } else {
+      Finish(-1, "stalemate", events);
+    }
+    return;
+  }
+  if (pos_.InsufficientMaterial()) return Finish(-1, "insufficient_material", events);
+  const int reps = RepetitionCount();
+  if (!fide_ && reps >= 3) return Finish(-1, "threefold_repetition", events);
+  if (fide_ && reps >= 5) return Finish(-1, "fivefold_repetition", events);
+  if (!fide_ && pos_.halfmove_clock() >= 100) return Finish(-1, "fifty_moves", events);
+  if (fide_ && pos_.halfmove_clock() >= 150) return Finish(-1, "seventy_five_moves", events);
+}
+
+std::string ChessGame::ClaimableReason() const {
+  if (RepetitionCount() >= 3) return "threefold";
+  if (pos_.halfmove_clock() >= 100) return "fifty";
+  return "";
+}
+
+absl::Status ChessGame::Resign(int seat, std::vector<Event>* events) {
+  if (events) events->push_back({EventType::kResigned, seat, -1, ""});
+  ending_ = Ending::kResigned;
+  ending_seat_ = seat;
+  const int winner = 1 - seat;
+  // FIDE exception: the opponent's material alone could never mate, so no win.
+  const bool drawn = resignation_exception_ && pos_.CannotMateAlone(Color(winner));
+  Finish(drawn ? -1 : winner, "resignation", events);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Event>> ChessGame::Act(int seat, game::Action action,
+                                                  absl::string_view move_text) {
+  if (seat != 0 && seat != 1) return absl::InvalidArgumentError(absl::StrCat("no seat ", seat));
+  if (result_.over) return GameOver();
+  const int other = 1 - seat;
+  std::vector<Event> events;
+  switch (action) {
+    case game::Action::kResign:
+      (void)Resign(seat, &events);
+      return events;
+    case game::Action::kOfferDraw:
+      if (ply() < 2) {
+        return absl::FailedPreconditionError(
+            "a draw may be offered only after both sides have made a move");
+      }
+      if (draw_offer_ == seat) return absl::FailedPreconditionError("draw already offered");
+      if (draw_offer_ == other) return Act(seat, game::Action::kAcceptDraw, "");  // crossed offers
+      draw_offer_ = seat;
+      events.push_back({EventType::kDrawOffered, seat, other, ""});
+      return events;
+    case game::Action::kAcceptDraw:
+      if (draw_offer_ != other) return absl::FailedPreconditionError("no draw offer to accept");
+      ending_ = Ending::kAgreed;
+      Finish(-1, "draw_agreed", &events);
+      return events;
+    case game::Action::kDeclineDraw:
+      if (draw_offer_ != other) return absl::FailedPreconditionError("no draw offer to decline");
+      draw_offer_ = -1;
+      events.push_back({EventType::kDrawDeclined, seat, other, ""});
+      return events;
+    case game::Action::kClaimDraw:
+      break;
+  }
+  // Claims (FIDE mode): by the player to move, now or together with their move.
+  if (!fide_) {
+    return absl::FailedPreconditionError(
+        "draws by repetition and the 50-move rule are automatic in site draw mode");
+  }
+  if (seat != to_move()) {
+    return absl::FailedPreconditionError("only the player to move may claim a draw");
+  }
+  if (!move_text.empty()) {
+    auto m = ParseMoveText(pos_, move_text);
+    if (!m.ok()) return m.status();
+    ChessGame after = *this;
+    after.ApplyMove(*m, nullptr);
+    if (!after.result_.over && after.ClaimableReason().empty()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("no draw to claim with ", move_text,
+                       ": it neither repeats a position a third time nor completes 50 moves"));
+    }
+    ApplyMove(*m, &events);
+    if (result_.over) return events;  // mate or an automatic ending came first
+  }
+  const std::string reason = ClaimableReason();
+  if (reason.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no draw to claim: the position occurred ", RepetitionCount(), " time(s) and ",
+                     pos_.halfmove_clock(), " half-moves passed without a capture or pawn move"));
+  }
+  events.push_back({EventType::kDrawClaimed, seat, -1, reason});
+  ending_ = Ending::kClaimed;
+  Finish(-1, "draw_claimed", &events);
+  return events;
+}
+
+game::PublicView ChessGame::View() const {
+  game::PublicView v;
+  for (Square s = 0; s < 64; ++s) {
+    const Piece p = pos_.piece_on(s);
+    if (p == kNoPiece) continue;
+    game::PieceView pv;
+    pv.square = SquareName(s);
+    pv.type = PieceLetter(TypeOf(p));
+    pv.owner = ColorOf(p);
+    v.pieces.push_back(std::move(pv));
+  }
+  v.hands.resize(2);
+  v.to_move = to_move();
+  if (pos_.InCheck()) v.in_check.push_back(pos_.side_to_move());
+  v.active = {true, true};
+  if (result_.over) {
+    for (int s = 0; s < 2; ++s) v.active[s] = result_.places[s] == 1;
+  }
+  v.last_move = last_move_;
+  v.position = pos_.Fen();
+  v.ply = ply();
+  if (draw_offer_ >= 0) v.draw_offer_by = draw_offer_;
+  return v;
+}
+
+absl::StatusOr<std::string> ChessGame::Export(absl::string_view format) const {
+  if (format == "fen") return pos_.Fen();
+  if (format != "pgn") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown export format \"", format, "\" (fen or pgn)"));
+  }
+  PgnTags tags;
+  if (result_.over) {
+    const auto& p = result_.places;
+    tags.result = p[0] == p[1] ? "1/2-1/2" : (p[0] == 1 ? "1-0" : "0-1");
+    const std::string winner = p[0] == 1 ? "White" : "Black";
+    const std::string loser = p[0] == 1 ? "Black" : "White";
+    const std::string& r = result_.reason;
+    if (r == "checkmate") {
+      tags.comment = winner + " wins by checkmate";
+    } else if (r == "resignation") {
+      const std::string resigner = ending_seat_ == 0 ? "White" : "Black";
+      tags.comment = p[0] == p[1] ? resigner + " resigns; drawn (opponent cannot mate)"
+                                  : resigner + " resigns";
+    } else {
+      tags.comment = "Draw: " + r;
+    }
+    (void)loser;
+  }
+  return WritePgn(start_, moves_, tags);
+}
+
+std::unique_ptr<game::Game> ChessGame::Clone() const { return std::make_unique<ChessGame>(*this); }
+
+uint64_t ChessGame::Perft(int depth) const { return chess::Perft(pos_, depth); }
+
+std::vector<std::pair<std::string, uint64_t>> ChessGame::Divide(int depth) const {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (const auto& [m, n] : chess::Divide(pos_, depth)) out.emplace_back(ToUci(m), n);
+  return out;
+}
+
+}  // namespace tablero::chess

@@ -1,0 +1,81 @@
+// The chess engine behind game::Game: rules of play and of the endings (both draw modes),
+// draw offers, claims and resignation, notation for clients, and the encoded state.
+#ifndef TABLERO_LIBS_CHESS_CHESS_GAME_H_
+#define TABLERO_LIBS_CHESS_CHESS_GAME_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libs/chess/position.h"
+#include "libs/game/game.h"
+
+namespace tablero::chess {
+
+class ChessGame final : public game::Game {
+ public:
+  // How a game ended when the position alone cannot tell (stored in the encoded state).
+  enum class Ending : uint8_t { kNone = 0, kResigned = 1, kAgreed = 2, kClaimed = 3 };
+
+  // `options` must already be resolved against Info().
+  ChessGame(const game::Options& options, const Position& start);
+
+  game::Kind kind() const override { return game::Kind::kChess; }
+  const game::Options& options() const override { return options_; }
+  int seats() const override { return 2; }
+  int to_move() const override { return result_.over ? -1 : int(pos_.side_to_move()); }
+  int ply() const override { return int(moves_.size()); }
+
+  std::vector<game::Move> LegalMoves() const override;
+  absl::StatusOr<std::vector<game::Move>> LegalMovesFrom(absl::string_view square) const override;
+  absl::StatusOr<game::Move> ParseMove(absl::string_view text) const override;
+  absl::StatusOr<std::vector<game::Event>> Play(const game::Move& move) override;
+  absl::StatusOr<std::vector<game::Event>> Act(int seat, game::Action action,
+                                               absl::string_view move_text) override;
+  game::Result result() const override { return result_; }
+
+  std::string Encode() const override;
+  game::PublicView View() const override;
+  std::string PositionText() const override { return pos_.Fen(); }
+  absl::StatusOr<std::string> Export(absl::string_view format) const override;
+  std::unique_ptr<game::Game> Clone() const override;
+  uint64_t Perft(int depth) const override;
+  std::vector<std::pair<std::string, uint64_t>> Divide(int depth) const override;
+
+  // For Decode (chess_state.cc): replays one move / restores an ending after validation.
+  absl::Status ReplayMove(uint32_t code);
+  absl::Status RestoreEnding(Ending ending, int seat, int draw_offer);
+  const Position& position() const { return pos_; }
+  // Times the current position occurred (same identity as the repetition rules).
+  int RepetitionCount() const;
+
+ private:
+  game::Move ToGameMove(const Position& pos, Move m) const;
+  void ApplyMove(Move m, std::vector<game::Event>* events);
+  void Evaluate(std::vector<game::Event>* events);  // automatic endings after a move
+  void Finish(int winner, const std::string& reason, std::vector<game::Event>* events);
+  // "threefold" / "fifty" if the position allows a FIDE claim, else empty.
+  std::string ClaimableReason() const;
+  absl::Status Resign(int seat, std::vector<game::Event>* events);
+
+  game::Options options_;
+  bool fide_ = false;
+  bool resignation_exception_ = false;
+  Position start_;
+  Position pos_;
+  std::vector<Move> moves_;
+  std::vector<uint64_t> keys_;  // repetition identity of every position since start_
+  std::optional<game::Move> last_move_;
+  int draw_offer_ = -1;  // seat with a pending offer
+  Ending ending_ = Ending::kNone;
+  int ending_seat_ = -1;  // the resigning seat
+  game::Result result_;
+};
+
+// The key used for repetition: the Zobrist key without the en passant file unless an en
+// passant capture is actually legal.
+uint64_t RepetitionKey(const Position& pos);
+
+}  // namespace tablero::chess
+
+#endif  // TABLERO_LIBS_CHESS_CHESS_GAME_H_

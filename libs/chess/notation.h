@@ -1,0 +1,44 @@
+// Move and square notation: UCI long algebraic and SAN, in and out, and PGN export.
+// Parsers return INVALID_ARGUMENT for malformed text and FAILED_PRECONDITION for a
+// well-formed move that is not legal (or is ambiguous) in the given position.
+#ifndef TABLERO_LIBS_CHESS_NOTATION_H_
+#define TABLERO_LIBS_CHESS_NOTATION_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "libs/chess/position.h"
+
+namespace tablero::chess {
+
+std::string SquareName(Square s);
+absl::StatusOr<Square> ParseSquare(absl::string_view text);
+
+std::string ToUci(Move m);  // "e2e4", "e7e8q", castling as the king's move "e1g1"
+absl::StatusOr<Move> ParseUci(const Position& pos, absl::string_view text);
+
+// SAN with disambiguation, capture x, =Q, O-O / O-O-O, and + or # (m must be legal).
+std::string ToSan(const Position& pos, Move m);
+// Accepts SAN as written by ToSan plus common variants: 0-0, a missing or extra x, missing
+// +/#, trailing !/? annotations, promotion without '=' (e8Q).
+absl::StatusOr<Move> ParseSan(const Position& pos, absl::string_view text);
+
+// UCI if the text looks like UCI, else SAN.
+absl::StatusOr<Move> ParseMoveText(const Position& pos, absl::string_view text);
+
+// PGN of a game from `start` through `moves` (legal in sequence): the Seven Tag Roster
+// (missing tags get "?" values; Round "-"), SetUp/FEN when `start` is not the standard
+// start, SAN movetext wrapped at 80 columns, an optional comment, then the result.
+struct PgnTags {
+  std::vector<std::pair<std::string, std::string>> tags;  // overrides/extra, in order
+  std::string result = "*";                               // "1-0", "0-1", "1/2-1/2", "*"
+  std::string comment;                                    // e.g. "Draw by repetition"
+};
+std::string WritePgn(const Position& start, const std::vector<Move>& moves, const PgnTags& tags);
+
+}  // namespace tablero::chess
+
+#endif  // TABLERO_LIBS_CHESS_NOTATION_H_

@@ -1,0 +1,213 @@
+// UCI and SAN, both directions.
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "libs/chess/movegen.h"
+#include "libs/chess/notation.h"
+
+namespace tablero::chess {
+namespace {
+
+constexpr char kPieceLetter[] = "PNBRQK";
+
+absl::Status Malformed(absl::string_view what, absl::string_view text, absl::string_view why) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(what, " \"", text.substr(0, 40), "\" is malformed: ", why));
+}
+
+absl::Status Illegal(absl::string_view text, absl::string_view why) {
+  return absl::FailedPreconditionError(absl::StrCat("move ", text.substr(0, 40), " ", why));
+}
+
+int PromotionFromChar(char c) {
+  switch (c) {
+    case 'q':
+    case 'Q':
+      return kQueen;
+    case 'r':
+    case 'R':
+      return kRook;
+    case 'b':
+    case 'B':
+      return kBishop;
+    case 'n':
+    case 'N':
+      return kKnight;
+    default:
+      return -1;
+  }
+}
+
+bool IsCapture(const Position& pos, Move m) {
+  return m.kind() == Move::kEnPassant ||
+         (m.kind() != Move::kCastling && pos.piece_on(m.to()) != kNoPiece);
+}
+
+bool IsSquare(absl::string_view t) {
+  return t.size() == 2 && t[0] >= 'a' && t[0] <= 'h' && t[1] >= '1' && t[1] <= '8';
+}
+
+}  // namespace
+
+std::string SquareName(Square s) {
+  return std::string{char('a' + FileOf(s)), char('1' + RankOf(s))};
+}
+
+absl::StatusOr<Square> ParseSquare(absl::string_view text) {
+  if (!IsSquare(text)) return Malformed("square", text, "expected a1..h8");
+  return MakeSquare(text[0] - 'a', text[1] - '1');
+}
+
+std::string ToUci(Move m) {
+  std::string s = SquareName(m.from()) + SquareName(m.to());
+  if (m.kind() == Move::kPromotion) s += "nbrq"[m.promotion() - kKnight];
+  return s;
+}
+
+absl::StatusOr<Move> ParseUci(const Position& pos, absl::string_view text) {
+  if (text.size() != 4 && text.size() != 5) return Malformed("UCI move", text, "wrong length");
+  if (!IsSquare(text.substr(0, 2)) || !IsSquare(text.substr(2, 2))) {
+    return Malformed("UCI move", text, "expected two squares like e2e4");
+  }
+  int promo = -1;
+  if (text.size() == 5) {
+    promo = PromotionFromChar(text[4]);
+    if (promo < 0) return Malformed("UCI move", text, "promotion must be q, r, b or n");
+  }
+  const Square from = MakeSquare(text[0] - 'a', text[1] - '1');
+  const Square to = MakeSquare(text[2] - 'a', text[3] - '1');
+  bool needs_promotion = false;
+  for (Move m : MoveList(pos)) {
+    if (m.from() != from || m.to() != to) continue;
+    if (m.kind() == Move::kPromotion) {
+      if (m.promotion() == promo) return m;
+      needs_promotion = true;
+    } else if (promo < 0) {
+      return m;
+    }
+  }
+  if (needs_promotion && promo < 0) return Illegal(text, "needs a promotion piece (q, r, b, n)");
+  return Illegal(text, "is not legal in this position");
+}
+
+std::string ToSan(const Position& pos, Move m) {
+  std::string s;
+  const Square from = m.from(), to = m.to();
+  const PieceType pt = TypeOf(pos.piece_on(from));
+  if (m.kind() == Move::kCastling) {
+    s = to > from ? "O-O" : "O-O-O";
+  } else if (pt == kPawn) {
+    if (IsCapture(pos, m)) s = {char('a' + FileOf(from)), 'x'};
+    s += SquareName(to);
+    if (m.kind() == Move::kPromotion) s += {'=', kPieceLetter[m.promotion()]};
+  } else {
+    s = kPieceLetter[pt];
+    if (pt != kKing) {
+      bool clash = false, same_file = false, same_rank = false;
+      for (Move o : MoveList(pos)) {
+        if (o.to() != to || o.from() == from || TypeOf(pos.piece_on(o.from())) != pt) continue;
+        clash = true;
+        same_file |= FileOf(o.from()) == FileOf(from);
+        same_rank |= RankOf(o.from()) == RankOf(from);
+      }
+      if (clash) {
+        if (!same_file) {
+          s += char('a' + FileOf(from));
+        } else if (!same_rank) {
+          s += char('1' + RankOf(from));
+        } else {
+          s += SquareName(from);
+        }
+      }
+    }
+    if (IsCapture(pos, m)) s += 'x';
+    s += SquareName(to);
+  }
+  Position next = pos;
+  next.DoMove(m);
+  if (next.InCheck()) s += CountLegal(next) == 0 ? '#' : '+';
+  return s;
+}
+
+absl::StatusOr<Move> ParseSan(const Position& pos, absl::string_view text) {
+  absl::string_view t = text;
+  if (t.empty() || t.size() > 12) return Malformed("SAN move", text, "wrong length");
+  while (!t.empty() && (t.back() == '+' || t.back() == '#' || t.back() == '!' || t.back() == '?'))
+    t.remove_suffix(1);
+  if (t == "O-O" || t == "0-0" || t == "O-O-O" || t == "0-0-0") {
+    const bool king_side = t.size() == 3;
+    for (Move m : MoveList(pos)) {
+      if (m.kind() == Move::kCastling && (m.to() > m.from()) == king_side) return m;
+    }
+    return Illegal(text, "(castling) is not legal in this position");
+  }
+  PieceType pt = kPawn;
+  if (!t.empty() && t[0] != 'P' && std::string_view("NBRQK").find(t[0]) != std::string_view::npos) {
+    pt = PieceType(std::string_view("PNBRQK").find(t[0]));
+    t.remove_prefix(1);
+  }
+  int promo = -1;
+  if (t.size() >= 2 && t[t.size() - 2] == '=') {
+    promo = PromotionFromChar(t.back());
+    if (promo < 0) return Malformed("SAN move", text, "promotion must be Q, R, B or N");
+    t.remove_suffix(2);
+  } else if (pt == kPawn && !t.empty() &&
+             std::string_view("QRBN").find(t.back()) != std::string_view::npos) {
+    promo = PromotionFromChar(t.back());
+    t.remove_suffix(1);
+  }
+  if (promo >= 0 && pt != kPawn) return Malformed("SAN move", text, "only pawns promote");
+  if (t.size() < 2 || !IsSquare(t.substr(t.size() - 2))) {
+    return Malformed("SAN move", text, "no destination square");
+  }
+  const Square to = MakeSquare(t[t.size() - 2] - 'a', t[t.size() - 1] - '1');
+  t.remove_suffix(2);
+  if (!t.empty() && (t.back() == 'x' || t.back() == ':')) t.remove_suffix(1);
+  int file = -1, rank = -1;
+  if (!t.empty() && t[0] >= 'a' && t[0] <= 'h') {
+    file = t[0] - 'a';
+    t.remove_prefix(1);
+  }
+  if (!t.empty() && t[0] >= '1' && t[0] <= '8') {
+    rank = t[0] - '1';
+    t.remove_prefix(1);
+  }
+  if (!t.empty()) return Malformed("SAN move", text, "unexpected characters");
+  if (pt == kPawn && rank >= 0) return Malformed("SAN move", text, "pawn moves name a file only");
+
+  Move found;
+  int matches = 0;
+  bool needs_promotion = false;
+  for (Move m : MoveList(pos)) {
+    if (m.to() != to || m.kind() == Move::kCastling) continue;
+    if (TypeOf(pos.piece_on(m.from())) != pt) continue;
+    if (file >= 0 && FileOf(m.from()) != file) continue;
+    // A pawn move without a file is a push: "e4" never means "dxe4".
+    if (pt == kPawn && file < 0 && FileOf(m.from()) != FileOf(to)) continue;
+    if (rank >= 0 && RankOf(m.from()) != rank) continue;
+    if (m.kind() == Move::kPromotion) {
+      if (promo < 0) needs_promotion = true;
+      if (m.promotion() != promo) continue;
+    } else if (promo >= 0) {
+      continue;
+    }
+    found = m;
+    ++matches;
+  }
+  if (matches == 1) return found;
+  if (matches > 1) return Illegal(text, "is ambiguous (name the file or rank of the piece)");
+  if (needs_promotion) return Illegal(text, "needs a promotion piece (=Q, =R, =B, =N)");
+  return Illegal(text, "is not legal in this position");
+}
+
+absl::StatusOr<Move> ParseMoveText(const Position& pos, absl::string_view text) {
+  absl::string_view t = absl::StripAsciiWhitespace(text);
+  if (t.empty()) return absl::InvalidArgumentError("empty move text");
+  if ((t.size() == 4 || t.size() == 5) && IsSquare(t.substr(0, 2)) && IsSquare(t.substr(2, 2))) {
+    return ParseUci(pos, t);
+  }
+  return ParseSan(pos, t);
+}
+
+}  // namespace tablero::chess
