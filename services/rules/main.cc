@@ -7,7 +7,7 @@
 int main(int argc, char** argv) {
   tablero::service::ParseConfig(argc, argv, "tablero rules service (see --helpfull)");
   tablero::service::Server server("rules");
-  tablero::rules::RulesService service;
+  tablero::rules::RulesService service(server.registry());
   server.AddService(&service, "tablero.v1.Rules");
   if (!server.Start().ok()) return 1;
   server.SetReady(true);

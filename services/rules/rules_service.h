@@ -1,13 +1,64 @@
-// tablero.v1.Rules: a thin adapter from the contracts to the libraries.
+// tablero.v1.Rules: a thin adapter from the contracts to the libraries. Stateless: every
+// request carries the game state, which is decoded once, used, and encoded once; nothing
+// survives a call, so any replica answers any request.
 #ifndef TABLERO_SERVICES_RULES_RULES_SERVICE_H_
 #define TABLERO_SERVICES_RULES_RULES_SERVICE_H_
+
+#include <prometheus/counter.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include <array>
+#include <cstddef>
 
 #include "tablero/v1/rules.grpc.pb.h"
 
 namespace tablero::rules {
 
-// Every RPC not overridden here answers UNIMPLEMENTED until its issue lands.
-class RulesService final : public tablero::v1::Rules::Service {};
+// Limits against abuse, beyond the server's --max_message_bytes and game::kMaxStateBytes.
+inline constexpr size_t kMaxMoveText = 1024;   // a long Chinese Checkers jump chain fits
+inline constexpr size_t kMaxPathLength = 128;  // holes in a structured move
+inline constexpr size_t kMaxSquareText = 16;
+inline constexpr size_t kMaxPositionText = 8192;
+inline constexpr size_t kMaxOptions = 64;
+inline constexpr size_t kMaxOptionText = 256;  // name or value
+inline constexpr size_t kMaxPgnTags = 64;
+inline constexpr size_t kMaxPgnTagText = 256;
+
+class RulesService final : public tablero::v1::Rules::Service {
+ public:
+  // Registers tablero_rules_moves_total, tablero_rules_illegal_moves_total and
+  // tablero_rules_apply_seconds, each labelled by kind ("chess", "shogi4", "checkers").
+  explicit RulesService(prometheus::Registry& registry);
+
+  grpc::Status ListGames(grpc::ServerContext* ctx, const v1::ListGamesRequest* req,
+                         v1::ListGamesResponse* resp) override;
+  grpc::Status NewGame(grpc::ServerContext* ctx, const v1::NewGameRequest* req,
+                       v1::NewGameResponse* resp) override;
+  grpc::Status LegalMoves(grpc::ServerContext* ctx, const v1::LegalMovesRequest* req,
+                          v1::LegalMovesResponse* resp) override;
+  grpc::Status ApplyMove(grpc::ServerContext* ctx, const v1::ApplyMoveRequest* req,
+                         v1::ApplyMoveResponse* resp) override;
+  grpc::Status ApplyAction(grpc::ServerContext* ctx, const v1::ApplyActionRequest* req,
+                           v1::ApplyActionResponse* resp) override;
+  grpc::Status ValidateState(grpc::ServerContext* ctx, const v1::ValidateStateRequest* req,
+                             v1::ValidateStateResponse* resp) override;
+  grpc::Status Export(grpc::ServerContext* ctx, const v1::ExportRequest* req,
+                      v1::ExportResponse* resp) override;
+  grpc::Status Ping(grpc::ServerContext* ctx, const v1::RulesPingRequest* req,
+                    v1::RulesPingResponse* resp) override;
+
+ private:
+  // Per game kind, indexed by game::Kind (0 unused): created once so that the hot path
+  // takes no registry lock.
+  struct KindMetrics {
+    prometheus::Counter* moves = nullptr;
+    prometheus::Counter* illegal = nullptr;
+    prometheus::Histogram* apply_seconds = nullptr;
+  };
+  std::array<KindMetrics, 4> metrics_;
+  v1::ListGamesResponse catalogue_;  // built once: the tables never change
+};
 
 }  // namespace tablero::rules
 

@@ -1,0 +1,356 @@
+#include "services/rules/rules_service.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "libs/game/codec.h"
+#include "libs/games/games.h"
+#include "services/rules/convert.h"
+#include "services/rules/pgn_tags.h"
+
+namespace tablero::rules {
+namespace {
+
+using game::Game;
+using GamePtr = std::unique_ptr<Game>;
+
+// Microseconds to a second: an apply is tens of microseconds; a slow one is a bug.
+const prometheus::Histogram::BucketBoundaries& ApplyBuckets() {
+  static const auto* b = new prometheus::Histogram::BucketBoundaries{
+      0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001,
+      0.0025,  0.005,    0.01,    0.025,  0.05,    0.1,    1};
+  return *b;
+}
+
+absl::Status TooLong(absl::string_view what, size_t size, size_t limit) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(what, ": ", size, " bytes exceeds the limit of ", limit));
+}
+
+// Checked before any expensive work (decode, move generation): a caller that has gone
+// does not need the answer.
+absl::Status Live(const grpc::ServerContext& ctx) {
+  if (ctx.deadline() <= std::chrono::system_clock::now()) {
+    return absl::DeadlineExceededError("deadline exceeded before the request was served");
+  }
+  if (ctx.IsCancelled()) return absl::CancelledError("the call was cancelled");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<game::Kind> RequireKind(v1::GameKind kind) {
+  game::Kind k = FromProto(kind);
+  if (k != game::Kind::kUnknown) return k;
+  return absl::InvalidArgumentError(
+      absl::StrCat("kind: ", kind == v1::GAME_KIND_UNSPECIFIED ? "unspecified" : "unknown value ",
+                   kind == v1::GAME_KIND_UNSPECIFIED ? "" : absl::StrCat(static_cast<int>(kind)),
+                   " (use GAME_KIND_CHESS, GAME_KIND_SHOGI4 or GAME_KIND_CHECKERS)"));
+}
+
+// The one decode of a request. Anything wrong with the bytes is INVALID_ARGUMENT, whatever
+// an engine says, because the contract promises it.
+absl::StatusOr<GamePtr> DecodeState(const grpc::ServerContext& ctx, const std::string& bytes,
+                                    game::Kind expect) {
+  if (absl::Status s = Live(ctx); !s.ok()) return s;
+  if (bytes.empty()) {
+    return absl::InvalidArgumentError(
+        "state: empty (send back the state bytes of the last answer, unchanged)");
+  }
+  if (bytes.size() > game::kMaxStateBytes) {
+    return TooLong("state", bytes.size(), game::kMaxStateBytes);
+  }
+  auto g = games::Decode(bytes, expect);
+  if (!g.ok() && g.status().code() != absl::StatusCode::kInvalidArgument) {
+    return absl::InvalidArgumentError(absl::StrCat("state: ", g.status().message()));
+  }
+  return g;
+}
+
+absl::StatusOr<GamePtr> DecodeFor(const grpc::ServerContext& ctx, v1::GameKind kind,
+                                  const std::string& bytes) {
+  auto k = RequireKind(kind);
+  if (!k.ok()) return k.status();
+  return DecodeState(ctx, bytes, *k);
+}
+
+void AddEvents(const std::vector<game::Event>& events,
+               google::protobuf::RepeatedPtrField<v1::PlayEvent>* out) {
+  out->Reserve(static_cast<int>(events.size()));
+  for (const game::Event& e : events) ToProto(e, out->Add());
+}
+
+absl::Status CheckMoveText(absl::string_view text) {
+  if (text.size() > kMaxMoveText) return TooLong("move_text", text.size(), kMaxMoveText);
+  return absl::OkStatus();
+}
+
+absl::Status CheckStructured(const v1::Move& m) {
+  if (m.path_size() == 0) return absl::InvalidArgumentError("structured move: empty path");
+  if (static_cast<size_t>(m.path_size()) > kMaxPathLength) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "structured move: ", m.path_size(), " squares exceeds the limit of ", kMaxPathLength));
+  }
+  for (const std::string& sq : m.path()) {
+    if (sq.size() > kMaxSquareText) return TooLong("structured move: square", sq.size(), 16);
+  }
+  if (m.drop().size() > 2 || m.promotion().size() > 2) {
+    return absl::InvalidArgumentError("structured move: drop or promotion is not a piece letter");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status GameOver(const Game& g) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("the game is over (", g.result().reason, "): no more moves"));
+}
+
+}  // namespace
+
+RulesService::RulesService(prometheus::Registry& registry) {
+  auto& moves = prometheus::BuildCounter()
+                    .Name("tablero_rules_moves_total")
+                    .Help("Moves applied by the rules service, by game kind")
+                    .Register(registry);
+  auto& illegal = prometheus::BuildCounter()
+                      .Name("tablero_rules_illegal_moves_total")
+                      .Help("Moves refused as malformed or illegal (or after the end), by kind")
+                      .Register(registry);
+  auto& seconds = prometheus::BuildHistogram()
+                      .Name("tablero_rules_apply_seconds")
+                      .Help("ApplyMove handling time (decode, play, encode, view), by kind")
+                      .Register(registry);
+  for (const game::GameInfo* info : games::AllGames()) {
+    prometheus::Labels labels{{"kind", std::string(game::KindName(info->kind))}};
+    KindMetrics& m = metrics_[static_cast<size_t>(info->kind)];
+    m.moves = &moves.Add(labels);
+    m.illegal = &illegal.Add(labels);
+    m.apply_seconds = &seconds.Add(labels, ApplyBuckets());
+    ToProto(*info, catalogue_.add_games());
+  }
+}
+
+grpc::Status RulesService::ListGames(grpc::ServerContext*, const v1::ListGamesRequest*,
+                                     v1::ListGamesResponse* resp) {
+  *resp = catalogue_;
+  return grpc::Status::OK;
+}
+
+grpc::Status RulesService::NewGame(grpc::ServerContext* ctx, const v1::NewGameRequest* req,
+                                   v1::NewGameResponse* resp) {
+  auto kind = RequireKind(req->kind());
+  if (!kind.ok()) return ToGrpc(kind.status());
+  if (req->options_size() > static_cast<int>(kMaxOptions)) {
+    return ToGrpc(absl::InvalidArgumentError(
+        absl::StrCat("options: ", req->options_size(), " given, the limit is ", kMaxOptions)));
+  }
+  for (const auto& [name, value] : req->options()) {
+    if (name.size() > kMaxOptionText || value.size() > kMaxOptionText) {
+      return ToGrpc(
+          TooLong("option name or value", std::max(name.size(), value.size()), kMaxOptionText));
+    }
+  }
+  if (req->position().size() > kMaxPositionText) {
+    return ToGrpc(TooLong("position", req->position().size(), kMaxPositionText));
+  }
+  if (absl::Status s = Live(*ctx); !s.ok()) return ToGrpc(s);
+  game::NewGameParams p;
+  p.kind = *kind;
+  p.options = OptionsFromProto(req->options());
+  p.seats = req->seats();
+  // A position names its own side to move; the contract says first_seat is then ignored.
+  p.first_seat = req->position().empty() ? req->first_seat() : 0;
+  auto g = req->position().empty() ? games::NewGame(p) : games::FromPosition(p, req->position());
+  if (!g.ok()) return ToGrpc(g.status());
+  const Game& game = **g;
+  resp->set_state(game.Encode());
+  resp->set_legal_move_count(static_cast<int>(game.LegalMoves().size()));
+  ToProto(game.View(), resp->mutable_view());
+  OptionsToProto(game.options(), resp->mutable_options());
+  return grpc::Status::OK;
+}
+
+grpc::Status RulesService::LegalMoves(grpc::ServerContext* ctx, const v1::LegalMovesRequest* req,
+                                      v1::LegalMovesResponse* resp) {
+  if (req->from_square().size() > kMaxSquareText) {
+    return ToGrpc(TooLong("from_square", req->from_square().size(), kMaxSquareText));
+  }
+  auto g = DecodeFor(*ctx, req->kind(), req->state());
+  if (!g.ok()) return ToGrpc(g.status());
+  const Game& game = **g;
+  std::vector<game::Move> moves;
+  if (req->from_square().empty()) {
+    moves = game.LegalMoves();
+  } else {
+    auto from = game.LegalMovesFrom(req->from_square());
+    if (!from.ok()) return ToGrpc(from.status());
+    moves = std::move(*from);
+  }
+  resp->mutable_moves()->Reserve(static_cast<int>(moves.size()));
+  for (const game::Move& m : moves) ToProto(m, resp->add_moves());
+  resp->set_to_move(game.to_move());
+  resp->set_ply(game.ply());
+  return grpc::Status::OK;
+}
+
+grpc::Status RulesService::ApplyMove(grpc::ServerContext* ctx, const v1::ApplyMoveRequest* req,
+                                     v1::ApplyMoveResponse* resp) {
+  auto kind = RequireKind(req->kind());
+  if (!kind.ok()) return ToGrpc(kind.status());
+  KindMetrics& metrics = metrics_[static_cast<size_t>(*kind)];
+  const auto start = std::chrono::steady_clock::now();
+  struct Timer {  // every outcome counts towards the latency histogram
+    prometheus::Histogram* h;
+    std::chrono::steady_clock::time_point t0;
+    ~Timer() {
+      h->Observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+  } timer{metrics.apply_seconds, start};
+
+  switch (req->move_case()) {
+    case v1::ApplyMoveRequest::kMoveText:
+      if (absl::Status s = CheckMoveText(req->move_text()); !s.ok()) return ToGrpc(s);
+      break;
+    case v1::ApplyMoveRequest::kStructured:
+      if (absl::Status s = CheckStructured(req->structured()); !s.ok()) return ToGrpc(s);
+      break;
+    default:
+      return ToGrpc(absl::InvalidArgumentError("no move given (set move_text or structured)"));
+  }
+  auto g = DecodeState(*ctx, req->state(), *kind);
+  if (!g.ok()) return ToGrpc(g.status());
+  Game& game = **g;
+  if (req->has_expected_ply() && req->expected_ply().value() != game.ply()) {
+    return ToGrpc(
+        absl::AbortedError(absl::StrCat("stale move: expected_ply ", req->expected_ply().value(),
+                                        " but the game is at ply ", game.ply())));
+  }
+  auto refuse = [&](const absl::Status& s) {
+    metrics.illegal->Increment();
+    return ToGrpc(s);
+  };
+  if (game.to_move() < 0) return refuse(GameOver(game));
+
+  const bool text = req->move_case() == v1::ApplyMoveRequest::kMoveText;
+  game::Move move;
+  if (text) {
+    auto parsed = game.ParseMove(req->move_text());
+    if (!parsed.ok()) return refuse(parsed.status());
+    move = std::move(*parsed);
+  } else {
+    move = FromProto(req->structured(), game.to_move());
+  }
+  auto events = game.Play(move);
+  if (!events.ok()) return refuse(events.status());
+  metrics.moves->Increment();
+
+  resp->set_state(game.Encode());
+  game::PublicView view = game.View();
+  // Text moves come back from the parser fully filled in; a structured move is completed
+  // by the engine's record of the last move (notation computed before the move).
+  if (!text && view.last_move) move = *view.last_move;
+  ToProto(move, resp->mutable_move());
+  ToProto(std::move(view), resp->mutable_view());
+  AddEvents(*events, resp->mutable_events());
+  ToProto(game.result(), resp->mutable_result());
+  return grpc::Status::OK;
+}
+
+grpc::Status RulesService::ApplyAction(grpc::ServerContext* ctx, const v1::ApplyActionRequest* req,
+                                       v1::ApplyActionResponse* resp) {
+  auto action = FromProto(req->action());
+  if (!action.ok()) return ToGrpc(action.status());
+  if (absl::Status s = CheckMoveText(req->move_text()); !s.ok()) return ToGrpc(s);
+  if (!req->move_text().empty() && *action != game::Action::kClaimDraw) {
+    return ToGrpc(absl::InvalidArgumentError("move_text is only for CLAIM_DRAW"));
+  }
+  auto g = DecodeFor(*ctx, req->kind(), req->state());
+  if (!g.ok()) return ToGrpc(g.status());
+  Game& game = **g;
+  if (req->seat() < 0 || req->seat() >= game.seats()) {
+    return ToGrpc(absl::InvalidArgumentError(
+        absl::StrCat("seat ", req->seat(), " is not a seat of this ", game.seats(), "-seat game")));
+  }
+  auto events = game.Act(req->seat(), *action, req->move_text());
+  if (!events.ok()) return ToGrpc(events.status());
+  for (const game::Event& e : *events) {
+    if (e.type == game::EventType::kMove)
+      metrics_[static_cast<size_t>(game.kind())].moves->Increment();
+  }
+  resp->set_state(game.Encode());
+  ToProto(game.View(), resp->mutable_view());
+  AddEvents(*events, resp->mutable_events());
+  ToProto(game.result(), resp->mutable_result());
+  return grpc::Status::OK;
+}
+
+grpc::Status RulesService::ValidateState(grpc::ServerContext* ctx,
+                                         const v1::ValidateStateRequest* req,
+                                         v1::ValidateStateResponse* resp) {
+  game::Kind expect = game::Kind::kUnknown;  // GAME_KIND_UNSPECIFIED: any kind
+  if (req->kind() != v1::GAME_KIND_UNSPECIFIED) {
+    auto k = RequireKind(req->kind());
+    if (!k.ok()) return ToGrpc(k.status());
+    expect = *k;
+  }
+  auto g = DecodeState(*ctx, req->state(), expect);
+  if (!g.ok()) return ToGrpc(g.status());
+  const Game& game = **g;
+  resp->set_kind(ToProto(game.kind()));
+  ToProto(game.View(), resp->mutable_view());
+  ToProto(game.result(), resp->mutable_result());
+  resp->set_seats(game.seats());
+  OptionsToProto(game.options(), resp->mutable_options());
+  return grpc::Status::OK;
+}
+
+grpc::Status RulesService::Export(grpc::ServerContext* ctx, const v1::ExportRequest* req,
+                                  v1::ExportResponse* resp) {
+  auto kind = RequireKind(req->kind());
+  if (!kind.ok()) return ToGrpc(kind.status());
+  const std::string& format = req->format();
+  if (format != "fen" && format != "pgn") {
+    return ToGrpc(absl::InvalidArgumentError(absl::StrCat(
+        "format \"", format.substr(0, kMaxSquareText), "\" is not an export format (fen or pgn)")));
+  }
+  if (req->tags_size() > static_cast<int>(kMaxPgnTags)) {
+    return ToGrpc(absl::InvalidArgumentError(
+        absl::StrCat("tags: ", req->tags_size(), " given, the limit is ", kMaxPgnTags)));
+  }
+  for (const auto& [name, value] : req->tags()) {
+    if (name.size() > kMaxPgnTagText || value.size() > kMaxPgnTagText) {
+      return ToGrpc(
+          TooLong("PGN tag name or value", std::max(name.size(), value.size()), kMaxPgnTagText));
+    }
+  }
+  auto g = DecodeState(*ctx, req->state(), *kind);
+  if (!g.ok()) return ToGrpc(g.status());
+  if (*kind != game::Kind::kChess) {
+    return ToGrpc(
+        absl::FailedPreconditionError(absl::StrCat(game::KindName(*kind),
+                                                   " has no export format; its position text is "
+                                                   "PublicView.position")));
+  }
+  auto text = (*g)->Export(format);
+  if (!text.ok()) return ToGrpc(text.status());
+  if (format == "pgn") {
+    auto tagged = ApplyPgnTags(*text, std::vector<std::pair<std::string, std::string>>(
+                                          req->tags().begin(), req->tags().end()));
+    if (!tagged.ok()) return ToGrpc(tagged.status());
+    resp->set_text(std::move(*tagged));
+  } else {
+    resp->set_text(std::move(*text));
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status RulesService::Ping(grpc::ServerContext*, const v1::RulesPingRequest*,
+                                v1::RulesPingResponse*) {
+  return grpc::Status::OK;
+}
+
+}  // namespace tablero::rules
