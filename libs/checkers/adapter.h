@@ -28,7 +28,7 @@ class CheckersGame final : public game::Game {
 
   game::Kind kind() const override { return game::Kind::kCheckers; }
   const game::Options& options() const override { return options_; }
-  int seats() const override { return st_.setup.seats; }
+  int seats() const override { return st_.layout.seats; }
   int to_move() const override { return st_.to_move; }
   int ply() const override { return st_.ply; }
 

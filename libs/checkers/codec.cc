@@ -21,7 +21,7 @@ std::string CheckersGame::Encode() const {
     w.Str(name);
     w.Str(value);
   }
-  const int n = st_.setup.seats;
+  const int n = st_.layout.seats;
   w.U8(static_cast<uint8_t>(n));
   w.U8(static_cast<uint8_t>(first_seat_));
   w.U8(static_cast<uint8_t>(st_.to_move + 1));
@@ -80,7 +80,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   if (ply > (1u << 30) || idle > UINT16_MAX) return Bad("counter out of range");
 
   State st;
-  st.setup = MakeSetup(n, config->japanese);
+  st.layout = MakeLayout(n, config->japanese);
   st.rules = config->rules;
   st.to_move = to_move;
   st.reason = static_cast<Reason>(reason);
@@ -92,7 +92,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
     uint64_t moves = r.Varint(), dist = r.Varint();
     int goal = r.U8();
     if (!r.ok()) return Bad("truncated seats");
-    if (resigned > 1 || moves > UINT16_MAX || dist > 16 * 15 || goal > st.setup.pieces()) {
+    if (resigned > 1 || moves > UINT16_MAX || dist > 16 * 15 || goal > st.layout.pieces()) {
       return Bad(absl::StrCat("seat ", s, ": value out of range"));
     }
     st.resigned[s] = resigned == 1;
@@ -116,7 +116,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   if (!r.done()) return Bad("trailing bytes");
 
   if (!PlacesConsistent(st.place, n)) return Bad("inconsistent places");
-  if (absl::Status s = CheckCells(st.cell, st.place, st.setup); !s.ok()) return Bad(s.message());
+  if (absl::Status s = CheckCells(st.cell, st.place, st.layout); !s.ok()) return Bad(s.message());
   int playing = 0;
   for (int s = 0; s < n; ++s) {
     playing += st.place[s] == 0;

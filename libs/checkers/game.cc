@@ -101,7 +101,7 @@ void AddNotes(const State& st, const Notes& notes, std::vector<Event>* out) {
         break;
       case Note::kResigned: {
         out->push_back(MakeEvent(EventType::kResigned, n.seat));
-        int other = st.setup.seats == 2 ? 1 - n.seat : -1;
+        int other = st.layout.seats == 2 ? 1 - n.seat : -1;
         out->push_back(MakeEvent(EventType::kElimination, n.seat, other, "resigned"));
         break;
       }
@@ -118,7 +118,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> NewGame(const game::NewGameParams& p
   auto m = Prepare(params);
   if (!m.ok()) return m.status();
   State st;
-  StartState(&st, MakeSetup(m->seats, m->config.japanese), m->config.rules, params.first_seat);
+  StartState(&st, MakeLayout(m->seats, m->config.japanese), m->config.rules, params.first_seat);
   return std::make_unique<CheckersGame>(std::move(m->options), st, params.first_seat);
 }
 
@@ -127,9 +127,9 @@ absl::StatusOr<std::unique_ptr<game::Game>> FromPosition(const game::NewGamePara
   auto m = Prepare(params);
   if (!m.ok()) return m.status();
   State st;
-  st.setup = MakeSetup(m->seats, m->config.japanese);
+  st.layout = MakeLayout(m->seats, m->config.japanese);
   st.rules = m->config.rules;
-  auto pos = ParsePosition(text, st.setup);
+  auto pos = ParsePosition(text, st.layout);
   if (!pos.ok()) return pos.status();
   std::copy(pos->cell, pos->cell + kHoles, st.cell);
   std::copy(pos->place, pos->place + kMaxSeats, st.place);
@@ -156,7 +156,7 @@ game::Move MakeMove(int seat, const uint8_t* path, int n) {
 void CheckersGame::MovesOf(int from, std::vector<game::Move>* out) const {
   uint8_t dest[kHoles], path[kHoles];
   int8_t parent[kHoles];
-  int n = GenerateFrom(st_.setup, st_.cell, from, dest, parent);
+  int n = GenerateFrom(st_.layout, st_.cell, from, dest, parent);
   for (int i = 0; i < n; ++i) {
     int len = PathFromParents(from, dest[i], parent, path);
     out->push_back(MakeMove(st_.to_move, path, len));
@@ -186,7 +186,7 @@ absl::StatusOr<std::vector<game::Move>> CheckersGame::LegalMovesFrom(
 absl::StatusOr<std::vector<uint8_t>> CheckersGame::Resolve(std::vector<uint8_t> path) const {
   if (st_.over()) return absl::FailedPreconditionError("the game is over");
   std::string why;
-  if (CheckPath(st_.setup, st_.cell, st_.to_move, path.data(), static_cast<int>(path.size()),
+  if (CheckPath(st_.layout, st_.cell, st_.to_move, path.data(), static_cast<int>(path.size()),
                 &why, &HoleName)) {
     return path;
   }
@@ -194,7 +194,7 @@ absl::StatusOr<std::vector<uint8_t>> CheckersGame::Resolve(std::vector<uint8_t> 
     uint8_t full[kHoles];
     const uint8_t c = st_.cell[path[0]];
     int n = c != kEmpty && OwnerOf(c) == st_.to_move
-                ? PathTo(st_.setup, st_.cell, path[0], path[1], full)
+                ? PathTo(st_.layout, st_.cell, path[0], path[1], full)
                 : 0;
     if (n > 0) return std::vector<uint8_t>(full, full + n);
   }
@@ -244,7 +244,7 @@ absl::StatusOr<std::vector<Event>> CheckersGame::Play(const game::Move& move) {
 
 absl::StatusOr<std::vector<Event>> CheckersGame::Act(int seat, game::Action action,
                                                      absl::string_view) {
-  if (seat < 0 || seat >= st_.setup.seats) {
+  if (seat < 0 || seat >= st_.layout.seats) {
     return absl::InvalidArgumentError(absl::StrCat("seat ", seat, " is not in this game"));
   }
   if (action != game::Action::kResign) {
@@ -265,7 +265,7 @@ absl::StatusOr<std::vector<Event>> CheckersGame::Act(int seat, game::Action acti
 game::Result CheckersGame::result() const {
   game::Result r;
   r.over = st_.over();
-  r.places.assign(st_.place, st_.place + st_.setup.seats);
+  r.places.assign(st_.place, st_.place + st_.layout.seats);
   r.reason = ReasonName(st_.reason);
   return r;
 }
@@ -281,9 +281,9 @@ game::PublicView CheckersGame::View() const {
     p.owner = OwnerOf(c);
     v.pieces.push_back(std::move(p));
   }
-  v.hands.resize(st_.setup.seats);
+  v.hands.resize(st_.layout.seats);
   v.to_move = st_.to_move;
-  for (int s = 0; s < st_.setup.seats; ++s) v.active.push_back(st_.place[s] == 0);
+  for (int s = 0; s < st_.layout.seats; ++s) v.active.push_back(st_.place[s] == 0);
   if (last_seat_ >= 0) {
     v.last_move = MakeMove(last_seat_, last_path_.data(), static_cast<int>(last_path_.size()));
   }

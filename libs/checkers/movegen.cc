@@ -4,8 +4,8 @@
 
 namespace tablero::checkers {
 
-Setup MakeSetup(int seats, bool japanese) {
-  Setup s;
+Layout MakeLayout(int seats, bool japanese) {
+  Layout s;
   s.seats = seats;
   s.japanese = japanese;
   for (int i = 0; i < seats; ++i) {
@@ -27,22 +27,22 @@ Setup MakeSetup(int seats, bool japanese) {
   return s;
 }
 
-void StartCells(const Setup& setup, uint8_t* cell) {
+void StartCells(const Layout& layout, uint8_t* cell) {
   std::memset(cell, kEmpty, kHoles);
-  for (int seat = 0; seat < setup.seats; ++seat) {
-    const HoleSet& camp = setup.StartSet(seat);
+  for (int seat = 0; seat < layout.seats; ++seat) {
+    const HoleSet& camp = layout.StartSet(seat);
     for (int h = 0; h < kHoles; ++h)
       if (camp.has(h)) cell[h] = static_cast<uint8_t>(seat + 1);
-    if (setup.japanese) cell[kGeo.tip[setup.start[seat]]] |= kKingBit;
+    if (layout.japanese) cell[kGeo.tip[layout.start[seat]]] |= kKingBit;
   }
 }
 
-int GenerateFrom(const Setup& setup, const uint8_t* cell, int from, uint8_t* dest,
+int GenerateFrom(const Layout& layout, const uint8_t* cell, int from, uint8_t* dest,
                  int8_t* parent) {
   const uint8_t me = cell[from];
   const int seat = OwnerOf(me);
   const bool king = IsKing(me);
-  const HoleSet& closed = setup.closed[seat];
+  const HoleSet& closed = layout.closed[seat];
   HoleSet seen, out;
   seen.set(from);
   int n = 0;
@@ -81,31 +81,31 @@ int GenerateFrom(const Setup& setup, const uint8_t* cell, int from, uint8_t* des
   return n;
 }
 
-void Generate(const Setup& setup, const uint8_t* cell, int seat, MoveList* list) {
+void Generate(const Layout& layout, const uint8_t* cell, int seat, MoveList* list) {
   list->size = 0;
   uint8_t dest[kHoles];
   for (int h = 0; h < kHoles; ++h) {
     if (cell[h] == kEmpty || OwnerOf(cell[h]) != seat) continue;
-    int n = GenerateFrom(setup, cell, h, dest, nullptr);
+    int n = GenerateFrom(layout, cell, h, dest, nullptr);
     for (int i = 0; i < n; ++i) list->moves[list->size++] = {static_cast<uint8_t>(h), dest[i]};
   }
 }
 
-bool HasMove(const Setup& setup, const uint8_t* cell, int seat) {
+bool HasMove(const Layout& layout, const uint8_t* cell, int seat) {
   uint8_t dest[kHoles];
   for (int h = 0; h < kHoles; ++h) {
     if (cell[h] == kEmpty || OwnerOf(cell[h]) != seat) continue;
-    if (GenerateFrom(setup, cell, h, dest, nullptr) > 0) return true;
+    if (GenerateFrom(layout, cell, h, dest, nullptr) > 0) return true;
   }
   return false;
 }
 
-int PathTo(const Setup& setup, const uint8_t* cell, int from, int to, uint8_t* path) {
+int PathTo(const Layout& layout, const uint8_t* cell, int from, int to, uint8_t* path) {
   if (cell[from] == kEmpty) return 0;
   uint8_t dest[kHoles];
   int8_t parent[kHoles];
   std::memset(parent, -1, sizeof parent);
-  int n = GenerateFrom(setup, cell, from, dest, parent);
+  int n = GenerateFrom(layout, cell, from, dest, parent);
   bool found = false;
   for (int i = 0; i < n; ++i) found |= dest[i] == to;
   if (!found) return 0;
@@ -147,7 +147,7 @@ bool LineTo(int a, int b, int* dir, int* dist) {
 
 }  // namespace
 
-bool CheckPath(const Setup& setup, const uint8_t* cell, int seat, const uint8_t* path, int n,
+bool CheckPath(const Layout& layout, const uint8_t* cell, int seat, const uint8_t* path, int n,
                std::string* why, std::string (*name)(int)) {
   if (n < 2) {
     *why = "a move needs at least two holes";
@@ -201,7 +201,7 @@ bool CheckPath(const Setup& setup, const uint8_t* cell, int seat, const uint8_t*
     }
     seen.set(b);
   }
-  if (setup.closed[seat].has(path[n - 1])) {
+  if (layout.closed[seat].has(path[n - 1])) {
     *why = "a move may not end in another player's point (" + name(path[n - 1]) + ")";
     return false;
   }

@@ -1,4 +1,4 @@
-// Board contents, per-game setup and the move generator: the fast core a bot can search
+// Board contents, per-game layout and the move generator: the fast core a bot can search
 // with (fixed buffers, no allocation, no text).
 //
 // A move is a (from, to) pair: the rules only care where a piece ends, and the generator
@@ -23,7 +23,7 @@ constexpr int OwnerOf(uint8_t cell) { return (cell & kSeatMask) - 1; }
 constexpr bool IsKing(uint8_t cell) { return cell & kKingBit; }
 
 // What stays fixed for a whole game: seat count, rule type, camps, closed holes.
-struct Setup {
+struct Layout {
   int seats = 2;
   bool japanese = false;
   int8_t start[kMaxSeats] = {-1, -1, -1, -1, -1, -1};  // point of each seat's start
@@ -41,10 +41,10 @@ struct Setup {
 };
 
 // seats 2..6; japanese only with 2..3 seats (the caller checks).
-Setup MakeSetup(int seats, bool japanese);
+Layout MakeLayout(int seats, bool japanese);
 
 // Fills `cell` with the start position: each seat's start camp full, the king on the tip.
-void StartCells(const Setup& setup, uint8_t* cell);
+void StartCells(const Layout& layout, uint8_t* cell);
 
 struct Pair {
   uint8_t from, to;
@@ -60,18 +60,18 @@ struct MoveList {
 // Destinations of the piece on `from` (any owner), each once: steps first, then jump
 // landings in breadth-first order. parent (optional, kHoles entries) receives, for each
 // jump landing, the hole it was jumped from. Returns the count written to `dest`.
-int GenerateFrom(const Setup& setup, const uint8_t* cell, int from, uint8_t* dest,
+int GenerateFrom(const Layout& layout, const uint8_t* cell, int from, uint8_t* dest,
                  int8_t* parent);
 
 // All moves of `seat`, piece by piece in hole order.
-void Generate(const Setup& setup, const uint8_t* cell, int seat, MoveList* list);
+void Generate(const Layout& layout, const uint8_t* cell, int seat, MoveList* list);
 
 // Whether `seat` has any legal move (stops at the first).
-bool HasMove(const Setup& setup, const uint8_t* cell, int seat);
+bool HasMove(const Layout& layout, const uint8_t* cell, int seat);
 
 // One path for a legal (from, to) pair: {from, to} for a step, else the fewest jumps.
 // Returns the number of holes written (0 if `to` is not a destination of `from`).
-int PathTo(const Setup& setup, const uint8_t* cell, int from, int to, uint8_t* path);
+int PathTo(const Layout& layout, const uint8_t* cell, int from, int to, uint8_t* path);
 
 // The path to `to` from the `parent` array that GenerateFrom(from) filled: a step if `to`
 // is next door, else the jump chain. Returns the number of holes written.
@@ -79,7 +79,7 @@ int PathFromParents(int from, int to, const int8_t* parent, uint8_t* path);
 
 // Checks that `path` (n >= 2 holes) is a legal move of `seat`. On failure returns false and
 // sets *why (hole names are filled in by the caller's namer).
-bool CheckPath(const Setup& setup, const uint8_t* cell, int seat, const uint8_t* path, int n,
+bool CheckPath(const Layout& layout, const uint8_t* cell, int seat, const uint8_t* path, int n,
                std::string* why, std::string (*name)(int));
 
 }  // namespace tablero::checkers

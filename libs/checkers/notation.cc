@@ -53,7 +53,7 @@ absl::StatusOr<std::vector<uint8_t>> ParsePath(absl::string_view text) {
 }
 
 std::string PositionText(const State& st) {
-  const int n = st.setup.seats;
+  const int n = st.layout.seats;
   std::vector<std::string> seats(n);
   for (int h = 0; h < kHoles; ++h) {
     uint8_t c = st.cell[h];
@@ -74,27 +74,27 @@ std::string PositionText(const State& st) {
                       st.to_move < 0 ? std::string("-") : absl::StrCat(st.to_move), " ", places);
 }
 
-absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Setup& setup) {
+absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Layout& layout) {
   int pieces[kMaxSeats] = {}, kings[kMaxSeats] = {};
   for (int h = 0; h < kHoles; ++h) {
     const uint8_t c = cell[h];
     if (c == kEmpty) continue;
     const int owner = OwnerOf(c);
-    if ((c & ~(kSeatMask | kKingBit)) != 0 || owner < 0 || owner >= setup.seats) {
+    if ((c & ~(kSeatMask | kKingBit)) != 0 || owner < 0 || owner >= layout.seats) {
       return absl::InvalidArgumentError(
           absl::StrCat("hole ", HoleName(h), " holds a piece of no seat"));
     }
-    if (IsKing(c) && !setup.japanese) {
+    if (IsKing(c) && !layout.japanese) {
       return absl::InvalidArgumentError(
           absl::StrCat("hole ", HoleName(h), ": kings exist only in the Japanese rules"));
     }
     ++pieces[owner];
     kings[owner] += IsKing(c);
   }
-  for (int s = 0; s < setup.seats; ++s) {
-    if (pieces[s] > setup.pieces()) {
+  for (int s = 0; s < layout.seats; ++s) {
+    if (pieces[s] > layout.pieces()) {
       return absl::InvalidArgumentError(absl::StrCat("seat ", s, " has ", pieces[s],
-                                                     " pieces; at most ", setup.pieces()));
+                                                     " pieces; at most ", layout.pieces()));
     }
     if (kings[s] > 1) {
       return absl::InvalidArgumentError(absl::StrCat("seat ", s, " has ", kings[s], " kings"));
@@ -104,7 +104,7 @@ absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Setup& 
       return absl::InvalidArgumentError(
           absl::StrCat("seat ", s, " is still playing but has no pieces"));
     }
-    if (setup.japanese && kings[s] != 1) {
+    if (layout.japanese && kings[s] != 1) {
       return absl::InvalidArgumentError(
           absl::StrCat("seat ", s, " is still playing but has no king"));
     }
@@ -112,14 +112,14 @@ absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Setup& 
   return absl::OkStatus();
 }
 
-absl::StatusOr<ParsedPosition> ParsePosition(absl::string_view text, const Setup& setup) {
+absl::StatusOr<ParsedPosition> ParsePosition(absl::string_view text, const Layout& layout) {
   auto bad = [&](absl::string_view why) {
     return absl::InvalidArgumentError(absl::StrCat("position \"", text.substr(0, 200), "\": ", why));
   };
   if (text.size() > 2000) return bad("too long");
   std::vector<absl::string_view> fields = absl::StrSplit(text, ' ', absl::SkipEmpty());
   if (fields.size() != 3) return bad("expected \"<seat 0>/<seat 1>/... <to move> <places>\"");
-  const int n = setup.seats;
+  const int n = layout.seats;
   ParsedPosition pos;
   std::vector<absl::string_view> groups = absl::StrSplit(fields[0], '/');
   if (static_cast<int>(groups.size()) != n) {
@@ -156,7 +156,7 @@ absl::StatusOr<ParsedPosition> ParsePosition(absl::string_view text, const Setup
   for (int s = 0; s < n; ++s) playing += pos.place[s] == 0;
   if (playing < 2) return bad("at least two seats must still be playing");
   if (pos.place[pos.to_move] != 0) return bad("the seat to move is already placed");
-  if (absl::Status st = CheckCells(pos.cell, pos.place, setup); !st.ok()) return bad(st.message());
+  if (absl::Status st = CheckCells(pos.cell, pos.place, layout); !st.ok()) return bad(st.message());
   return pos;
 }
 

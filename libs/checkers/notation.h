@@ -36,12 +36,12 @@ struct ParsedPosition {
   int to_move = 0;
   uint8_t place[kMaxSeats] = {};
 };
-// Parses and checks position text for a game of `setup` (INVALID_ARGUMENT on any problem).
-absl::StatusOr<ParsedPosition> ParsePosition(absl::string_view text, const Setup& setup);
+// Parses and checks position text for a game of `layout` (INVALID_ARGUMENT on any problem).
+absl::StatusOr<ParsedPosition> ParsePosition(absl::string_view text, const Layout& layout);
 
-// Checks board contents against the setup: owners exist, piece and king counts, seats
+// Checks board contents against the layout: owners exist, piece and king counts, seats
 // still playing have pieces (and their king). Shared by position text and Decode.
-absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Setup& setup);
+absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Layout& layout);
 
 }  // namespace tablero::checkers
 

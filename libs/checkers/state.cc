@@ -23,15 +23,15 @@ const char* ReasonName(Reason r) {
 
 int InGoal(const State& st, int seat) {
   int n = 0;
-  ForEachHole(st.setup.GoalSet(seat), [&](int h) {
+  ForEachHole(st.layout.GoalSet(seat), [&](int h) {
     n += st.cell[h] != kEmpty && OwnerOf(st.cell[h]) == seat;
   });
   return n;
 }
 
 int RemainingDistance(const State& st, int seat) {
-  const int goal = st.setup.goal[seat];
-  const uint8_t* table = st.setup.japanese ? kGeo.dist_camp15[goal] : kGeo.dist_point[goal];
+  const int goal = st.layout.goal[seat];
+  const uint8_t* table = st.layout.japanese ? kGeo.dist_camp15[goal] : kGeo.dist_point[goal];
   int sum = 0;
   for (int h = 0; h < kHoles; ++h) {
     uint8_t c = st.cell[h];
@@ -42,16 +42,16 @@ int RemainingDistance(const State& st, int seat) {
 }
 
 bool IsFinished(const State& st, int seat) {
-  const int goal = st.setup.goal[seat];
+  const int goal = st.layout.goal[seat];
   const int tip = kGeo.tip[goal];
-  if (st.setup.japanese && st.cell[tip] != ((seat + 1) | kKingBit)) return false;
+  if (st.layout.japanese && st.cell[tip] != ((seat + 1) | kKingBit)) return false;
   bool full = true, own_any = false, all_own = true;
-  ForEachHole(st.setup.GoalSet(seat), [&](int h) {
+  ForEachHole(st.layout.GoalSet(seat), [&](int h) {
     uint8_t c = st.cell[h];
     if (c == kEmpty) {
       full = false;
     } else if (OwnerOf(c) == seat) {
-      own_any |= !(st.setup.japanese && h == tip);  // the king does not count as "one other"
+      own_any |= !(st.layout.japanese && h == tip);  // the king does not count as "one other"
     } else {
       all_own = false;
     }
@@ -61,7 +61,7 @@ bool IsFinished(const State& st, int seat) {
 }
 
 void FreePlaces(const State& st, int* lo, int* hi) {
-  const int n = st.setup.seats;
+  const int n = st.layout.seats;
   bool used[kMaxSeats + 2] = {};
   for (int s = 0; s < n; ++s) {
     if (st.place[s] == 0) continue;
@@ -105,12 +105,12 @@ namespace {
 
 int Unplaced(const State& st) {
   int n = 0;
-  for (int s = 0; s < st.setup.seats; ++s) n += st.place[s] == 0;
+  for (int s = 0; s < st.layout.seats; ++s) n += st.place[s] == 0;
   return n;
 }
 
 int NextUnplaced(const State& st, int seat) {
-  const int n = st.setup.seats;
+  const int n = st.layout.seats;
   for (int i = 1; i <= n; ++i) {
     int t = (seat + i) % n;
     if (st.place[t] == 0) return t;
@@ -129,7 +129,7 @@ void End(State* st, Reason reason, Notes* notes) {
 void PlaceByProgress(State* st) {
   int lo = 0, hi = 0;
   FreePlaces(*st, &lo, &hi);
-  const int n = st->setup.seats;
+  const int n = st->layout.seats;
   int goal[kMaxSeats], dist[kMaxSeats];
   for (int s = 0; s < n; ++s) {
     goal[s] = InGoal(*st, s);
@@ -152,12 +152,12 @@ void PlaceByProgress(State* st) {
 void PlaceLast(State* st) {
   int lo = 0, hi = 0;
   FreePlaces(*st, &lo, &hi);
-  for (int s = 0; s < st->setup.seats; ++s)
+  for (int s = 0; s < st->layout.seats; ++s)
     if (st->place[s] == 0) st->place[s] = static_cast<uint8_t>(lo);
 }
 
 bool AnyFinisher(const State& st) {
-  for (int s = 0; s < st.setup.seats; ++s)
+  for (int s = 0; s < st.layout.seats; ++s)
     if (st.place[s] != 0 && !st.resigned[s]) return true;
   return false;
 }
@@ -181,7 +181,7 @@ void Advance(State* st, int seat, Notes* notes) {
       PlaceByProgress(st);
       return End(st, Reason::kNoProgress, notes);
     }
-    if (HasMove(st->setup, st->cell, seat)) {
+    if (HasMove(st->layout, st->cell, seat)) {
       st->to_move = seat;
       return;
     }
@@ -202,11 +202,11 @@ bool PlaceFinishers(State* st, Notes* notes) {
   FreePlaces(*st, &lo, &hi);
   bool done[kMaxSeats] = {};
   bool any = false;
-  for (int s = 0; s < st->setup.seats; ++s) {
+  for (int s = 0; s < st->layout.seats; ++s) {
     done[s] = st->place[s] == 0 && IsFinished(*st, s);
     any |= done[s];
   }
-  for (int s = 0; s < st->setup.seats; ++s) {
+  for (int s = 0; s < st->layout.seats; ++s) {
     if (!done[s]) continue;
     st->place[s] = static_cast<uint8_t>(lo);
     if (notes) notes->push_back({Note::kFinished, s, lo});
@@ -221,7 +221,7 @@ bool EndByPlaces(State* st, bool finished_now, Notes* notes) {
     End(st, Reason::kAllFinished, notes);
     return true;
   }
-  if (finished_now && !st->rules.play_to_end && st->setup.seats >= 3) {
+  if (finished_now && !st->rules.play_to_end && st->layout.seats >= 3) {
     PlaceByProgress(st);
     End(st, Reason::kFirstFinished, notes);
     return true;
@@ -230,7 +230,7 @@ bool EndByPlaces(State* st, bool finished_now, Notes* notes) {
 }
 
 void SetRecords(State* st) {
-  for (int s = 0; s < st->setup.seats; ++s) {
+  for (int s = 0; s < st->layout.seats; ++s) {
     st->best_goal[s] = static_cast<uint8_t>(InGoal(*st, s));
     st->best_dist[s] = static_cast<int16_t>(RemainingDistance(*st, s));
   }
@@ -239,11 +239,11 @@ void SetRecords(State* st) {
 
 }  // namespace
 
-void StartState(State* st, const Setup& setup, const Rules& rules, int first) {
+void StartState(State* st, const Layout& layout, const Rules& rules, int first) {
   *st = State{};
-  st->setup = setup;
+  st->layout = layout;
   st->rules = rules;
-  StartCells(setup, st->cell);
+  StartCells(layout, st->cell);
   st->to_move = first;
   SetRecords(st);
 }
@@ -296,14 +296,14 @@ void Resign(State* st, int seat, Notes* notes) {
   }
   if (st->to_move == seat) return Advance(st, NextUnplaced(*st, seat), notes);
   // The resigner's pieces may have been the only ones the player to move could jump.
-  if (!HasMove(st->setup, st->cell, st->to_move)) Advance(st, st->to_move, notes);
+  if (!HasMove(st->layout, st->cell, st->to_move)) Advance(st, st->to_move, notes);
 }
 
 uint64_t Perft(const State& st, int depth) {
   if (depth == 0) return 1;
   if (st.over()) return 0;
   MoveList list;
-  Generate(st.setup, st.cell, st.to_move, &list);
+  Generate(st.layout, st.cell, st.to_move, &list);
   if (depth == 1) return list.size;
   uint64_t total = 0;
   for (int i = 0; i < list.size; ++i) {

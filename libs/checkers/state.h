@@ -31,7 +31,7 @@ struct Rules {
 inline constexpr int kNoProgressRounds = 30;
 
 struct State {
-  Setup setup;
+  Layout layout;
   Rules rules;
   uint8_t cell[kHoles] = {};
   int to_move = 0;                   // -1 once over
@@ -69,7 +69,7 @@ void FreePlaces(const State& st, int* lo, int* hi);
 bool PlacesConsistent(const uint8_t* place, int seats);
 
 // A new game: start position, `first` to move, progress records set.
-void StartState(State* st, const Setup& setup, const Rules& rules, int first);
+void StartState(State* st, const Layout& layout, const Rules& rules, int first);
 // After loading a position: records set, finishers placed, an unable seat skipped.
 void Normalize(State* st, Notes* notes);
 

@@ -60,7 +60,7 @@ TEST(Geometry, NeighboursAreSymmetricAndCountsMatchTheStar) {
     for (int d = 0; d < kDirs; ++d) deg += kGeo.nb[kGeo.tip[p]][d] >= 0;
     EXPECT_EQ(deg, 2);
   }
-  EXPECT_EQ(degree6, 121 - 6 * 3 - 6 * 2 - 6);  // all but tips, point edges, hexagon corners
+  EXPECT_EQ(degree6, 121 - 6 * 7 - 6);  // all but each point's tip and outer sides, and the hexagon corners
   EXPECT_EQ(HoleName(kGeo.tip[0]), "a1");
   EXPECT_EQ(HoleName(kGeo.tip[3]), "q1");
   EXPECT_EQ(HoleName(kGeo.tip[1]), "e1");
@@ -112,7 +112,7 @@ TEST(Geometry, CampsByPlayerCount) {
   const std::vector<std::vector<int>> want = {
       {}, {}, {0, 3}, {0, 2, 4}, {0, 1, 3, 4}, {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4, 5}};
   for (int n = 2; n <= 6; ++n) {
-    Setup s = MakeSetup(n, false);
+    Layout s = MakeLayout(n, false);
     uint8_t cell[kHoles];
     StartCells(s, cell);
     for (int i = 0; i < n; ++i) {
@@ -124,7 +124,7 @@ TEST(Geometry, CampsByPlayerCount) {
     }
   }
   for (int n = 2; n <= 3; ++n) {
-    Setup s = MakeSetup(n, true);
+    Layout s = MakeLayout(n, true);
     uint8_t cell[kHoles];
     StartCells(s, cell);
     for (int i = 0; i < n; ++i) {
@@ -135,9 +135,9 @@ TEST(Geometry, CampsByPlayerCount) {
     }
   }
   // Japanese closed points: none with 2 players, the other two players' points with 3.
-  Setup two = MakeSetup(2, true);
+  Layout two = MakeLayout(2, true);
   EXPECT_EQ(Count(two.closed[0]), 0);
-  Setup three = MakeSetup(3, true);
+  Layout three = MakeLayout(3, true);
   EXPECT_EQ(Count(three.closed[0]), 40);
   EXPECT_FALSE(three.closed[0].has(kGeo.tip[0]));
   EXPECT_FALSE(three.closed[0].has(kGeo.tip[3]));
