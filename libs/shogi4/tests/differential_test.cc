@@ -12,8 +12,8 @@ int EnvInt(const char* name, int fallback) {
 }
 
 TEST(Differential, RandomPlayoutsAgreeInEveryOptionCombination) {
-  const int per_combo = EnvInt("SHOGI4_PLAYOUTS_PER_COMBO", 16);
-  const int limit = EnvInt("SHOGI4_PLAYOUT_LIMIT", 160);
+  const int per_combo = EnvInt("SHOGI4_PLAYOUTS_PER_COMBO", 12);
+  const int limit = EnvInt("SHOGI4_PLAYOUT_LIMIT", 120);
   PlayoutStats stats;
   uint32_t seed = 1;
   for (const Combo& c : AllCombos(limit)) {
