@@ -12,6 +12,7 @@ PACKAGES=(
   stockfish
   python3 python3-grpcio python3-grpc-tools
   prometheus
+  docker-compose python3-yaml
   tmux
 )
 
