@@ -6,11 +6,12 @@
 //   u8 last mover + 1, then (if any) varint length and the path's holes
 // Decode trusts nothing: every field is range-checked and the whole is checked for
 // consistency (pieces, kings, places, turn) before a game is built.
+#include "libs/game/codec.h"
+
 #include "absl/strings/str_cat.h"
 #include "libs/checkers/adapter.h"
 #include "libs/checkers/checkers.h"
 #include "libs/checkers/notation.h"
-#include "libs/game/codec.h"
 
 namespace tablero::checkers {
 
@@ -123,7 +124,8 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
     if (!st.resigned[s]) continue;
     if (st.place[s] == 0) return Bad("a resigned seat has no place");
     for (int h = 0; h < kHoles; ++h) {
-      if (st.cell[h] != kEmpty && OwnerOf(st.cell[h]) == s) return Bad("a resigned seat has pieces");
+      if (st.cell[h] != kEmpty && OwnerOf(st.cell[h]) == s)
+        return Bad("a resigned seat has pieces");
     }
   }
   if (to_move < 0) {

@@ -19,18 +19,54 @@ const game::GameInfo& Info() {
     i->min_seats = 2;
     i->max_seats = 6;
     i->options = {
-        {"rules", "international (10 pieces, 2-6 players) or japanese (15 pieces with a king, 2-3)",
-         T::kChoice, {"international", "japanese"}, 0, 0, "international", false},
-        {"anti_blocking", "finish with a full goal holding at least one own piece", T::kBool,
-         {"on", "off"}, 0, 0, "on", false},
-        {"play_to_end", "with 3+ players, play on after the first finisher until all are placed",
-         T::kBool, {"on", "off"}, 0, 0, "on", false},
-        {"move_limit", "moves per player before the game ends (0 = no limit)", T::kInt, {}, 0,
-         1000, "200", false},
-        {"show_legal_moves", "mark the holes a selected piece can reach", T::kBool, {"on", "off"},
-         0, 0, "on", true},
-        {"rotate_first_player", "the next seat starts each new game in the room", T::kBool,
-         {"on", "off"}, 0, 0, "on", true},
+        {"rules",
+         "international (10 pieces, 2-6 players) or japanese (15 pieces with a king, 2-3)",
+         T::kChoice,
+         {"international", "japanese"},
+         0,
+         0,
+         "international",
+         false},
+        {"anti_blocking",
+         "finish with a full goal holding at least one own piece",
+         T::kBool,
+         {"on", "off"},
+         0,
+         0,
+         "on",
+         false},
+        {"play_to_end",
+         "with 3+ players, play on after the first finisher until all are placed",
+         T::kBool,
+         {"on", "off"},
+         0,
+         0,
+         "on",
+         false},
+        {"move_limit",
+         "moves per player before the game ends (0 = no limit)",
+         T::kInt,
+         {},
+         0,
+         1000,
+         "200",
+         false},
+        {"show_legal_moves",
+         "mark the holes a selected piece can reach",
+         T::kBool,
+         {"on", "off"},
+         0,
+         0,
+         "on",
+         true},
+        {"rotate_first_player",
+         "the next seat starts each new game in the room",
+         T::kBool,
+         {"on", "off"},
+         0,
+         0,
+         "on",
+         true},
     };
     return i;
   }();
@@ -50,8 +86,8 @@ absl::StatusOr<Config> ConfigFrom(const game::Options& o, int seats) {
         absl::StrCat("Chinese Checkers is played by 2-6 players, not ", seats));
   }
   if (c.japanese && seats > 3) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "option \"rules\": japanese is played by 2-3 players, not ", seats));
+    return absl::InvalidArgumentError(
+        absl::StrCat("option \"rules\": japanese is played by 2-3 players, not ", seats));
   }
   return c;
 }
@@ -75,8 +111,7 @@ absl::StatusOr<Made> Prepare(const game::NewGameParams& params) {
   m.config = *config;
   if (params.first_seat < 0 || params.first_seat >= m.seats) {
     return absl::InvalidArgumentError(absl::StrCat("first seat ", params.first_seat,
-                                                   " is not a seat of a ", m.seats,
-                                                   "-seat game"));
+                                                   " is not a seat of a ", m.seats, "-seat game"));
   }
   return m;
 }
@@ -186,8 +221,8 @@ absl::StatusOr<std::vector<game::Move>> CheckersGame::LegalMovesFrom(
 absl::StatusOr<std::vector<uint8_t>> CheckersGame::Resolve(std::vector<uint8_t> path) const {
   if (st_.over()) return absl::FailedPreconditionError("the game is over");
   std::string why;
-  if (CheckPath(st_.layout, st_.cell, st_.to_move, path.data(), static_cast<int>(path.size()),
-                &why, &HoleName)) {
+  if (CheckPath(st_.layout, st_.cell, st_.to_move, path.data(), static_cast<int>(path.size()), &why,
+                &HoleName)) {
     return path;
   }
   if (path.size() == 2) {  // a bare from-to pair names the move by its ends
@@ -198,9 +233,8 @@ absl::StatusOr<std::vector<uint8_t>> CheckersGame::Resolve(std::vector<uint8_t> 
                 : 0;
     if (n > 0) return std::vector<uint8_t>(full, full + n);
   }
-  return absl::FailedPreconditionError(
-      absl::StrCat("illegal move ", PathText(path.data(), static_cast<int>(path.size())), ": ",
-                   why));
+  return absl::FailedPreconditionError(absl::StrCat(
+      "illegal move ", PathText(path.data(), static_cast<int>(path.size())), ": ", why));
 }
 
 absl::StatusOr<game::Move> CheckersGame::ParseMove(absl::string_view text) const {
@@ -295,8 +329,7 @@ game::PublicView CheckersGame::View() const {
 std::string CheckersGame::PositionText() const { return checkers::PositionText(st_); }
 
 absl::StatusOr<std::string> CheckersGame::Export(absl::string_view format) const {
-  return absl::UnimplementedError(
-      absl::StrCat("Chinese Checkers has no \"", format, "\" export"));
+  return absl::UnimplementedError(absl::StrCat("Chinese Checkers has no \"", format, "\" export"));
 }
 
 uint64_t CheckersGame::Perft(int depth) const { return checkers::Perft(st_, depth); }

@@ -8,8 +8,7 @@ namespace tablero::checkers {
 
 std::string HoleName(int hole) {
   if (hole < 0 || hole >= kHoles) return "?";
-  return absl::StrCat(std::string(1, static_cast<char>('a' + kGeo.row[hole])),
-                      kGeo.col[hole] + 1);
+  return absl::StrCat(std::string(1, static_cast<char>('a' + kGeo.row[hole])), kGeo.col[hole] + 1);
 }
 
 int ParseHole(absl::string_view text) {
@@ -93,8 +92,8 @@ absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Layout&
   }
   for (int s = 0; s < layout.seats; ++s) {
     if (pieces[s] > layout.pieces()) {
-      return absl::InvalidArgumentError(absl::StrCat("seat ", s, " has ", pieces[s],
-                                                     " pieces; at most ", layout.pieces()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("seat ", s, " has ", pieces[s], " pieces; at most ", layout.pieces()));
     }
     if (kings[s] > 1) {
       return absl::InvalidArgumentError(absl::StrCat("seat ", s, " has ", kings[s], " kings"));
@@ -114,7 +113,8 @@ absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Layout&
 
 absl::StatusOr<ParsedPosition> ParsePosition(absl::string_view text, const Layout& layout) {
   auto bad = [&](absl::string_view why) {
-    return absl::InvalidArgumentError(absl::StrCat("position \"", text.substr(0, 200), "\": ", why));
+    return absl::InvalidArgumentError(
+        absl::StrCat("position \"", text.substr(0, 200), "\": ", why));
   };
   if (text.size() > 2000) return bad("too long");
   std::vector<absl::string_view> fields = absl::StrSplit(text, ' ', absl::SkipEmpty());

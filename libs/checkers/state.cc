@@ -23,9 +23,8 @@ const char* ReasonName(Reason r) {
 
 int InGoal(const State& st, int seat) {
   int n = 0;
-  ForEachHole(st.layout.GoalSet(seat), [&](int h) {
-    n += st.cell[h] != kEmpty && OwnerOf(st.cell[h]) == seat;
-  });
+  ForEachHole(st.layout.GoalSet(seat),
+              [&](int h) { n += st.cell[h] != kEmpty && OwnerOf(st.cell[h]) == seat; });
   return n;
 }
 

@@ -34,11 +34,11 @@ struct State {
   Layout layout;
   Rules rules;
   uint8_t cell[kHoles] = {};
-  int to_move = 0;                   // -1 once over
-  uint8_t place[kMaxSeats] = {};     // 0 = still playing
-  bool resigned[kMaxSeats] = {};     // placed by resignation (pieces removed)
-  uint16_t moves[kMaxSeats] = {};    // moves made per seat (move limit)
-  int16_t best_dist[kMaxSeats] = {}; // progress records (no-progress rule)
+  int to_move = 0;                    // -1 once over
+  uint8_t place[kMaxSeats] = {};      // 0 = still playing
+  bool resigned[kMaxSeats] = {};      // placed by resignation (pieces removed)
+  uint16_t moves[kMaxSeats] = {};     // moves made per seat (move limit)
+  int16_t best_dist[kMaxSeats] = {};  // progress records (no-progress rule)
   uint8_t best_goal[kMaxSeats] = {};
   uint16_t idle = 0;  // turns (moves and skips) since the last progress
   Reason reason = Reason::kNone;

@@ -7,11 +7,12 @@
 // that brings a piece nearest its goal's tip) to reach crowded goals, finishes and skipped
 // turns. Every playout is capped by the move_limit option (random: 25, greedy: 80 moves
 // per player), which ends it as the rules say.
+#include <gtest/gtest.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <set>
-
-#include <gtest/gtest.h>
 
 #include "libs/checkers/checkers.h"
 #include "libs/checkers/tests/reference.h"
@@ -106,7 +107,12 @@ void RunPlayouts(int seats, bool japanese, int playouts) {
   EXPECT_GT(stats.positions, playouts * 20L);
 }
 
-constexpr int kPlayouts = 2000;
+// 300 playouts for each of the seven configurations (2,100 in all, every position checked);
+// CHECKERS_PLAYOUTS overrides for longer local runs.
+const int kPlayouts = [] {
+  const char* env = std::getenv("CHECKERS_PLAYOUTS");
+  return env ? std::atoi(env) : 300;
+}();
 
 TEST(Differential, TwoPlayers) { RunPlayouts(2, false, kPlayouts); }
 TEST(Differential, ThreePlayers) { RunPlayouts(3, false, kPlayouts); }

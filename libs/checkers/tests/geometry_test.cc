@@ -1,8 +1,8 @@
 // The star: hole counts, names, neighbours, points, camps, opposites, seats per count.
+#include <gtest/gtest.h>
+
 #include <set>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "libs/checkers/board.h"
 #include "libs/checkers/movegen.h"
@@ -60,7 +60,8 @@ TEST(Geometry, NeighboursAreSymmetricAndCountsMatchTheStar) {
     for (int d = 0; d < kDirs; ++d) deg += kGeo.nb[kGeo.tip[p]][d] >= 0;
     EXPECT_EQ(deg, 2);
   }
-  EXPECT_EQ(degree6, 121 - 6 * 7 - 6);  // all but each point's tip and outer sides, and the hexagon corners
+  EXPECT_EQ(degree6,
+            121 - 6 * 7 - 6);  // all but each point's tip and outer sides, and the hexagon corners
   EXPECT_EQ(HoleName(kGeo.tip[0]), "a1");
   EXPECT_EQ(HoleName(kGeo.tip[3]), "q1");
   EXPECT_EQ(HoleName(kGeo.tip[1]), "e1");
@@ -71,12 +72,12 @@ TEST(Geometry, NeighboursAreSymmetricAndCountsMatchTheStar) {
 }
 
 TEST(Geometry, PointNamesAndOpposites) {
-  EXPECT_EQ(Names(kGeo.point_set[0]), (std::set<std::string>{"a1", "b1", "b2", "c1", "c2", "c3",
-                                                             "d1", "d2", "d3", "d4"}));
-  EXPECT_EQ(Names(kGeo.point_set[3]), (std::set<std::string>{"n1", "n2", "n3", "n4", "o1", "o2",
-                                                             "o3", "p1", "p2", "q1"}));
-  EXPECT_EQ(Names(kGeo.point_set[1]), (std::set<std::string>{"e1", "e2", "e3", "e4", "f1", "f2",
-                                                             "f3", "g1", "g2", "h1"}));
+  EXPECT_EQ(Names(kGeo.point_set[0]),
+            (std::set<std::string>{"a1", "b1", "b2", "c1", "c2", "c3", "d1", "d2", "d3", "d4"}));
+  EXPECT_EQ(Names(kGeo.point_set[3]),
+            (std::set<std::string>{"n1", "n2", "n3", "n4", "o1", "o2", "o3", "p1", "p2", "q1"}));
+  EXPECT_EQ(Names(kGeo.point_set[1]),
+            (std::set<std::string>{"e1", "e2", "e3", "e4", "f1", "f2", "f3", "g1", "g2", "h1"}));
   EXPECT_EQ(Names(kGeo.point_set[4]), (std::set<std::string>{"m10", "m11", "m12", "m13", "l10",
                                                              "l11", "l12", "k10", "k11", "j10"}));
   for (int p = 0; p < kPoints; ++p) {
@@ -104,8 +105,8 @@ TEST(Geometry, JapaneseCampsHaveFifteenHoles) {
     EXPECT_TRUE(kGeo.camp15[p].has(kGeo.tip[p]));
   }
   EXPECT_EQ(Names(kGeo.camp15[0]),
-            (std::set<std::string>{"a1", "b1", "b2", "c1", "c2", "c3", "d1", "d2", "d3", "d4",
-                                   "e5", "e6", "e7", "e8", "e9"}));
+            (std::set<std::string>{"a1", "b1", "b2", "c1", "c2", "c3", "d1", "d2", "d3", "d4", "e5",
+                                   "e6", "e7", "e8", "e9"}));
 }
 
 TEST(Geometry, CampsByPlayerCount) {

@@ -26,8 +26,8 @@ struct Case {
 
 // Each distinct (start hole, destination hole) pair is one move.
 const Case kCases[] = {
-    {2, false, {14, 196, 4760}},   {3, false, {14, 196, 2744}}, {4, false, {14, 199, 2786}},
-    {5, false, {14, 199, 2828}},   {6, false, {14, 199, 2828}}, {2, true, {24, 576, 20304}},
+    {2, false, {14, 196, 4760}}, {3, false, {14, 196, 2744}}, {4, false, {14, 199, 2786}},
+    {5, false, {14, 199, 2828}}, {6, false, {14, 199, 2828}}, {2, true, {24, 576, 20304}},
     {3, true, {20, 400, 8000}},
 };
 
@@ -37,8 +37,8 @@ TEST(Perft, StartPositionsEngineAndReferenceAgree) {
     reference::Pos pos;
     ASSERT_TRUE(reference::Parse(g->PositionText(), c.seats, c.japanese, &pos));
     for (int d = 1; d <= 3; ++d) {
-      SCOPED_TRACE(testing::Message() << c.seats << " players" << (c.japanese ? " japanese" : "")
-                                      << " depth " << d);
+      SCOPED_TRACE(testing::Message()
+                   << c.seats << " players" << (c.japanese ? " japanese" : "") << " depth " << d);
       EXPECT_EQ(g->Perft(d), c.counts[d - 1]);
       EXPECT_EQ(static_cast<uint64_t>(reference::Perft(pos, d)), c.counts[d - 1]);
     }

@@ -28,6 +28,7 @@ struct Star {
   std::map<std::string, int> by_name;
   std::vector<std::set<int>> camp15 = std::vector<std::set<int>>(6);
   std::vector<std::set<int>> point = std::vector<std::set<int>>(6);
+  std::vector<std::vector<int>> nb;  // neighbour per direction, -1 off the board
   int tip[6] = {};
 
   Star() {
@@ -73,6 +74,14 @@ struct Star {
       if (right && h.y >= 8) camp15[4].insert(id);
       if (right && h.y <= 8) camp15[5].insert(id);
     }
+    static const int dx[6] = {2, 1, -1, -2, -1, 1}, dy[6] = {0, 1, 1, 0, -1, -1};
+    for (const Hole& h : holes) {
+      nb.emplace_back();
+      for (int d = 0; d < 6; ++d) {
+        auto it = at.find({h.x + dx[d], h.y + dy[d]});
+        nb.back().push_back(it == at.end() ? -1 : it->second);
+      }
+    }
     tip[0] = at[{0, 0}];
     tip[1] = at[{-12, 4}];
     tip[2] = at[{-12, 12}];
@@ -81,11 +90,7 @@ struct Star {
     tip[5] = at[{12, 4}];
   }
 
-  int Neighbour(int id, int d) const {
-    static const int dx[6] = {2, 1, -1, -2, -1, 1}, dy[6] = {0, 1, 1, 0, -1, -1};
-    auto it = at.find({holes[id].x + dx[d], holes[id].y + dy[d]});
-    return it == at.end() ? -1 : it->second;
-  }
+  int Neighbour(int id, int d) const { return nb[id][d]; }
   int Distance(int a, int b) const {
     int dx = std::abs(holes[a].x - holes[b].x), dy = std::abs(holes[a].y - holes[b].y);
     return dy + (dx > dy ? (dx - dy) / 2 : 0);
@@ -98,8 +103,8 @@ inline const Star& TheStar() {
 }
 
 inline int SeatPoint(int seats, int seat) {
-  static const int table[7][6] = {{}, {}, {0, 3}, {0, 2, 4}, {0, 1, 3, 4}, {0, 1, 2, 3, 4},
-                                  {0, 1, 2, 3, 4, 5}};
+  static const int table[7][6] = {
+      {}, {}, {0, 3}, {0, 2, 4}, {0, 1, 3, 4}, {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4, 5}};
   return table[seats][seat];
 }
 
@@ -176,7 +181,8 @@ inline std::map<int, std::vector<int>> Destinations(const Pos& p, int from) {
     int t = star.Neighbour(from, d);
     if (t >= 0 && owner[t] < 0) out[t] = {from, t};
   }
-  std::map<int, std::vector<int>> path{{from, {from}}};
+  std::vector<std::vector<int>> path(star.holes.size());  // empty = not reached yet
+  path[from] = {from};
   std::deque<int> todo{from};
   while (!todo.empty()) {
     int h = todo.front();
@@ -191,7 +197,7 @@ inline std::map<int, std::vector<int>> Destinations(const Pos& p, int from) {
         x = star.Neighbour(x, d);
         if (!king) break;
       }
-      if (blocked || over == 0 || x < 0 || owner[x] >= 0 || path.count(x)) continue;
+      if (blocked || over == 0 || x < 0 || owner[x] >= 0 || !path[x].empty()) continue;
       path[x] = path[h];
       path[x].push_back(x);
       todo.push_back(x);
@@ -227,28 +233,27 @@ inline bool ValidPath(const Pos& p, const std::vector<std::string>& names) {
     path.push_back(it->second);
   }
   if (path.size() < 2 || p.owner[path[0]] != p.to_move) return false;
-  std::vector<int> owner = p.owner;
-  std::vector<bool> kings = p.king;
-  const bool king = kings[path[0]];
-  owner[path[0]] = -1;
+  const bool king = p.king[path[0]];
+  // The moving piece has left its hole.
+  auto occupied = [&](int x) { return x != path[0] && p.owner[x] >= 0; };
   std::set<int> seen{path[0]};
   for (size_t i = 0; i + 1 < path.size(); ++i) {
     bool ok = false;
     for (int d = 0; d < 6 && !ok; ++d) {
       int x = star.Neighbour(path[i], d);
       if (x == path[i + 1]) {  // a step, alone
-        ok = path.size() == 2 && owner[x] < 0;
+        ok = path.size() == 2 && !occupied(x);
         continue;
       }
       int over = 0;
       bool blocked = false;
-      while (x >= 0 && owner[x] >= 0) {
-        if (p.japanese && kings[x]) blocked = true;
+      while (x >= 0 && occupied(x)) {
+        if (p.japanese && p.king[x]) blocked = true;
         ++over;
         x = star.Neighbour(x, d);
         if (!king) break;
       }
-      ok = !blocked && over > 0 && x == path[i + 1] && owner[x] < 0;
+      ok = !blocked && over > 0 && x == path[i + 1] && !occupied(x);
     }
     if (!ok || seen.count(path[i + 1])) return false;
     seen.insert(path[i + 1]);

@@ -1,9 +1,9 @@
 // One scenario per rule and option, through the common game interface.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <set>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "libs/checkers/checkers.h"
 
@@ -136,7 +136,7 @@ TEST(Moves, ChainNeverRevisitsAHole) {
   auto d = Dests(*g, "i5");
   EXPECT_EQ(d.count("i5"), 0u);
   EXPECT_EQ(d, (std::set<std::string>{"j6", "j5", "h5", "h6", "i7", "k7", "k5", "i3"}));
-  EXPECT_EQ(ListedPath(*g, "i5", "i3"), "i5-i3");  // listed: the shortest path
+  EXPECT_EQ(ListedPath(*g, "i5", "i3"), "i5-i3");    // listed: the shortest path
   EXPECT_TRUE(g->ParseMove("i5-i7-k7-k5-i3").ok());  // any valid path is accepted
   ExpectRefused(*g, "i5-i7-k7-k5-i3-i5", "revisit i5");
   ExpectRefused(*g, "i5-i7-k7-i7", "revisit i7");
@@ -170,8 +170,8 @@ TEST(Finish, AntiBlockingOnFinishesWithOpponentInGoal) {
   const std::string pos = "n1,n2,n3,o1,o2,o3,p1,p2,m9/q1,i5 0 -";
   auto on = Load(2, pos);
   auto ev = PlayText(*on, "m9-n4");
-  EXPECT_EQ(Types(ev), (std::vector<EventType>{EventType::kMove, EventType::kFinished,
-                                               EventType::kGameOver}));
+  EXPECT_EQ(Types(ev),
+            (std::vector<EventType>{EventType::kMove, EventType::kFinished, EventType::kGameOver}));
   EXPECT_EQ(ev[1].detail, "1");
   EXPECT_TRUE(on->result().over);
   EXPECT_EQ(on->result().places, (std::vector<int>{1, 2}));
@@ -200,8 +200,8 @@ TEST(Finish, PlayToTheEndOn) {
   EXPECT_FALSE(g->View().active[0]);
   EXPECT_NE(g->PositionText().find(" 1 1,0,0"), std::string::npos) << g->PositionText();
   ev = PlayText(*g, "e9-e10");
-  EXPECT_EQ(Types(ev), (std::vector<EventType>{EventType::kMove, EventType::kFinished,
-                                               EventType::kGameOver}));
+  EXPECT_EQ(Types(ev),
+            (std::vector<EventType>{EventType::kMove, EventType::kFinished, EventType::kGameOver}));
   EXPECT_EQ(g->result().places, (std::vector<int>{1, 2, 3}));
   EXPECT_EQ(g->result().reason, "all_finished");
 }
@@ -368,8 +368,8 @@ TEST(Japanese, KingOnTipFinish) {
   const std::string goal = "m5,m6,m7,m8,n1,n2,n3,n4,o1,o2,o3,p1,p2";
   auto g = Load(2, goal + ",m9,Kl4/Ka1,i5 0 -", kJapanese);
   auto ev = PlayText(*g, "l4-q1");  // the king clears m5, n1, o1, p1 onto the tip
-  EXPECT_EQ(Types(ev), (std::vector<EventType>{EventType::kMove, EventType::kFinished,
-                                               EventType::kGameOver}));
+  EXPECT_EQ(Types(ev),
+            (std::vector<EventType>{EventType::kMove, EventType::kFinished, EventType::kGameOver}));
   EXPECT_EQ(g->result().places, (std::vector<int>{1, 2}));
 
   // An opponent's piece in the goal: finished with anti-blocking, not without.

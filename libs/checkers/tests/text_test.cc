@@ -1,9 +1,9 @@
 // Position and move text, the state encoding, and hostile input: malformed text and random
 // or corrupted bytes give errors, never crashes.
+#include <gtest/gtest.h>
+
 #include <random>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "libs/checkers/checkers.h"
 #include "libs/checkers/notation.h"
@@ -40,7 +40,8 @@ TEST(Text, HoleNames) {
   EXPECT_EQ(ParseHole("a1"), 0);
   EXPECT_EQ(ParseHole("q1"), 120);
   EXPECT_EQ(HoleName(60), "i5");
-  for (const char* bad : {"", "a", "a0", "a2", "e14", "e01", "r1", "A1", "i5 ", "1a", "i-5", "e1x"}) {
+  for (const char* bad :
+       {"", "a", "a0", "a2", "e14", "e01", "r1", "A1", "i5 ", "1a", "i-5", "e1x"}) {
     EXPECT_EQ(ParseHole(bad), -1) << bad;
   }
 }
@@ -67,21 +68,21 @@ TEST(Text, MalformedPositionsAreRefused) {
       "a1/q1",
       "a1/q1 0",
       "a1/q1 0 - extra",
-      "a1 0 -",                // one list for two seats
-      "a1/q1/i5 0 -",          // three lists
-      "a1/z9 0 -",             // not a hole
-      "a1/a1 0 -",             // a hole twice
+      "a1 0 -",        // one list for two seats
+      "a1/q1/i5 0 -",  // three lists
+      "a1/z9 0 -",     // not a hole
+      "a1/a1 0 -",     // a hole twice
       "a1,a1/q1 0 -",
-      "a1/q1 2 -",             // no seat 2
+      "a1/q1 2 -",  // no seat 2
       "a1/q1 x -",
-      "a1/q1 - -",             // finished games are not loaded
-      "a1/q1 0 1",             // places need a number per seat
-      "a1/q1 0 1,0",           // only one seat still playing
-      "a1/q1 0 3,0",           // place out of range
+      "a1/q1 - -",    // finished games are not loaded
+      "a1/q1 0 1",    // places need a number per seat
+      "a1/q1 0 1,0",  // only one seat still playing
+      "a1/q1 0 3,0",  // place out of range
       "a1/q1 0 0,0,0",
-      "Ka1/q1 0 -",            // a king outside the Japanese rules
+      "Ka1/q1 0 -",                               // a king outside the Japanese rules
       "a1,b1,b2,c1,c2,c3,d1,d2,d3,d4,e5/q1 0 -",  // eleven pieces
-      "/q1 0 -",               // a seat still playing without pieces
+      "/q1 0 -",                                  // a seat still playing without pieces
       "a1/q1 0 a,b",
       "a1/q1 00 -",
       "a1,/q1 0 -",
