@@ -13,21 +13,6 @@ uint64_t side;
 
 namespace {
 
-// Rights that survive a move touching each square (king and rook home squares clear them).
-constexpr auto kCastlingMask = [] {
-  struct {
-    uint8_t v[64];
-  } m{};
-  for (int s = 0; s < 64; ++s) m.v[s] = kAllCastling;
-  m.v[0] = kAllCastling & ~kWhiteOOO;
-  m.v[7] = kAllCastling & ~kWhiteOO;
-  m.v[4] = kAllCastling & ~(kWhiteOO | kWhiteOOO);
-  m.v[56] = kAllCastling & ~kBlackOOO;
-  m.v[63] = kAllCastling & ~kBlackOO;
-  m.v[60] = kAllCastling & ~(kBlackOO | kBlackOOO);
-  return m;
-}();
-
 void InitZobrist() {
   uint64_t s = 0x2545F4914F6CDD1DULL;  // splitmix64 with a fixed seed: stable keys
   auto next = [&s] {
@@ -71,71 +56,11 @@ Position::Position() {
 
 Position Position::StartPosition() { return *ParseFen(kStartFen); }
 
-void Position::Put(Piece p, Square s) {
-  board_[s] = p;
-  by_type_[TypeOf(p)] |= Bit(s);
-  by_color_[ColorOf(p)] |= Bit(s);
-  key_ ^= zobrist::piece_square[p][s];
-}
-
-void Position::Remove(Square s) {
-  Piece p = Piece(board_[s]);
-  board_[s] = kNoPiece;
-  by_type_[TypeOf(p)] ^= Bit(s);
-  by_color_[ColorOf(p)] ^= Bit(s);
-  key_ ^= zobrist::piece_square[p][s];
-}
-
 Bitboard Position::AttackersTo(Square s, Bitboard occ) const {
   return (PawnAttacks(kBlack, s) & pieces(kWhite, kPawn)) |
          (PawnAttacks(kWhite, s) & pieces(kBlack, kPawn)) | (KnightAttacks(s) & by_type_[kKnight]) |
          (KingAttacks(s) & by_type_[kKing]) | (RookAttacks(s, occ) & pieces(kRook, kQueen)) |
          (BishopAttacks(s, occ) & pieces(kBishop, kQueen));
-}
-
-void Position::DoMove(Move m) {
-  const Color us = side_, them = ~us;
-  const Square from = m.from(), to = m.to();
-  const Piece pc = Piece(board_[from]);
-  key_ ^= zobrist::side ^ zobrist::castling[castling_];
-  if (ep_ != kNoSquare) {
-    key_ ^= zobrist::ep_file[FileOf(ep_)];
-    ep_ = kNoSquare;
-  }
-  ++halfmove_;
-  if (m.kind() == Move::kCastling) {
-    const bool king_side = to > from;
-    const Square rook_from = king_side ? from + 3 : from - 4;
-    const Square rook_to = king_side ? from + 1 : from - 1;
-    const Piece rook = Piece(board_[rook_from]);
-    Remove(from);
-    Remove(rook_from);
-    Put(pc, to);
-    Put(rook, rook_to);
-  } else {
-    if (m.kind() == Move::kEnPassant) {
-      Remove(to ^ 8);
-    } else if (board_[to] != kNoPiece) {
-      Remove(to);
-      halfmove_ = 0;
-    }
-    Remove(from);
-    Put(m.kind() == Move::kPromotion ? MakePiece(us, m.promotion()) : pc, to);
-    if (TypeOf(pc) == kPawn) {
-      halfmove_ = 0;
-      if ((from ^ to) == 16) {
-        const Square ep = (from + to) / 2;
-        if (PawnAttacks(us, ep) & pieces(them, kPawn)) {
-          ep_ = uint8_t(ep);
-          key_ ^= zobrist::ep_file[FileOf(ep)];
-        }
-      }
-    }
-  }
-  castling_ &= kCastlingMask.v[from] & kCastlingMask.v[to];
-  key_ ^= zobrist::castling[castling_];
-  if (us == kBlack) ++fullmove_;
-  side_ = them;
 }
 
 void Position::DoNullMove() {
