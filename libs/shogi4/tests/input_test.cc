@@ -86,38 +86,38 @@ TEST(Notation, MalformedPositionsAreInvalidArgument) {
   const std::vector<std::string> bad = {
       "",
       "hello",
-      "9/9/9/9/9/9/9/9 0 -/-/-/-",                            // 8 ranks
-      s.substr(0, s.find(' ')) + " 0",                        // no hands
-      s.substr(0, s.find(' ')) + " 4 -/-/-/-",                // no such seat
-      s.substr(0, s.find(' ')) + " 0 -/-/-",                  // three hands
-      s.substr(0, s.find(' ')) + " 0 1P/-/-/-",               // count 1 written
-      s.substr(0, s.find(' ')) + " 0 PP/-/-/-",               // repeated letter
-      s.substr(0, s.find(' ')) + " 0 K/-/-/-",                // king in hand
-      s.substr(0, s.find(' ')) + " 0 99P/-/-/-",              // too many
-      s.substr(0, s.find(' ')) + " 0 /-/-/-",                 // empty hand not '-'
-      s.substr(0, s.find(' ')) + " 0 -/-/-/- 1:1",            // self-mate
-      s.substr(0, s.find(' ')) + " 0 -/-/-/- 1-0",            // bad entry
-      s.substr(0, s.find(' ')) + " 0 -/-/-/- - x",            // bad ply
-      s.substr(0, s.find(' ')) + " 0 -/-/-/- - 0 extra",      // too many fields
-      s.substr(0, s.find(' ')) + " 0 -/-/-/- 1:0",            // live king of mated seat
-      "9/9/9/9/9/9/9/9/9 0 -/-/-/-",                          // no kings
-      "K0nK0n7/9/9/9/K1e8/9/9/9/K2sK3w7 0 -/-/-/-",           // two kings of seat 0
-      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n5 0 -/-/-/-",            // 10 squares
-      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n3 0 -/-/-/-",            // 8 squares
-      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n3X0n 0 -/-/-/-",         // unknown letter
-      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n3+G0n 0 -/-/-/-",        // promoted gold
-      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n3P5n 0 -/-/-/-",         // bad owner
-      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n3P0q 0 -/-/-/-",         // bad facing
-      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n3P0 0 -/-/-/-",          // truncated piece
-      "4K2s3P0n/9/9/9/K1e7K3w/9/9/9/4K0n4 0 -/-/-/-",         // pawn that can never move
-      "4K2s4/9/9/9/K1e7K3w/9/9/9/4Kxn4 0 -/-/-/-",            // ownerless king
-      "4k2s4/9/9/9/K1e7K3w/9/9/9/4K0n4 0 -/-/-/-",            // flipped king of a live seat
-      "4k2s3/9/9/9/K1e7K3w/9/9/9/4K0n3P2s 0 -/-/-/- 2:0",     // piece of a mated seat
-      "4k2s4/9/9/9/K1e7K3w/9/9/9/4K0n4 2 -/-/-/- 2:0",        // mated seat to move
-      "4k2s4/9/9/9/K1e7K3w/9/9/9/4K0n4 0 -/-/P/- 2:0",        // hand of a mated seat
+      "9/9/9/9/9/9/9/9 0 -/-/-/-",                              // 8 ranks
+      s.substr(0, s.find(' ')) + " 0",                          // no hands
+      s.substr(0, s.find(' ')) + " 4 -/-/-/-",                  // no such seat
+      s.substr(0, s.find(' ')) + " 0 -/-/-",                    // three hands
+      s.substr(0, s.find(' ')) + " 0 1P/-/-/-",                 // count 1 written
+      s.substr(0, s.find(' ')) + " 0 PP/-/-/-",                 // repeated letter
+      s.substr(0, s.find(' ')) + " 0 K/-/-/-",                  // king in hand
+      s.substr(0, s.find(' ')) + " 0 99P/-/-/-",                // too many
+      s.substr(0, s.find(' ')) + " 0 /-/-/-",                   // empty hand not '-'
+      s.substr(0, s.find(' ')) + " 0 -/-/-/- 1:1",              // self-mate
+      s.substr(0, s.find(' ')) + " 0 -/-/-/- 1-0",              // bad entry
+      s.substr(0, s.find(' ')) + " 0 -/-/-/- - x",              // bad ply
+      s.substr(0, s.find(' ')) + " 0 -/-/-/- - 0 extra",        // too many fields
+      s.substr(0, s.find(' ')) + " 0 -/-/-/- 1:0",              // live king of mated seat
+      "9/9/9/9/9/9/9/9/9 0 -/-/-/-",                            // no kings
+      "K0nK0n7/9/9/9/K1e8/9/9/9/K2sK3w7 0 -/-/-/-",             // two kings of seat 0
+      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n5 0 -/-/-/-",              // 10 squares
+      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n3 0 -/-/-/-",              // 8 squares
+      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n3X0n 0 -/-/-/-",           // unknown letter
+      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n3+G0n 0 -/-/-/-",          // promoted gold
+      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n3P5n 0 -/-/-/-",           // bad owner
+      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n3P0q 0 -/-/-/-",           // bad facing
+      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n3P0 0 -/-/-/-",            // truncated piece
+      "4K2s3P0n/9/9/9/K1e7K3w/9/9/9/4K0n4 0 -/-/-/-",           // pawn that can never move
+      "4K2s4/9/9/9/K1e7K3w/9/9/9/4Kxn4 0 -/-/-/-",              // ownerless king
+      "4k2s4/9/9/9/K1e7K3w/9/9/9/4K0n4 0 -/-/-/-",              // flipped king of a live seat
+      "4k2s3/9/9/9/K1e7K3w/9/9/9/4K0n3P2s 0 -/-/-/- 2:0",       // piece of a mated seat
+      "4k2s4/9/9/9/K1e7K3w/9/9/9/4K0n4 2 -/-/-/- 2:0",          // mated seat to move
+      "4k2s4/9/9/9/K1e7K3w/9/9/9/4K0n4 0 -/-/P/- 2:0",          // hand of a mated seat
       "4k2s4/9/9/9/k1e7k3w/9/9/9/4K0n4 0 -/-/-/- 2:0,1:0,3:0",  // over the two-mate end
-      "4k2s4/9/9/9/k1e7K3w/9/9/9/4K0n4 0 -/-/-/- 1:0,2:1",    // mated by an eliminated seat
-      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n4 0 -/-/-/- - 0\x01",    // control byte
+      "4k2s4/9/9/9/k1e7K3w/9/9/9/4K0n4 0 -/-/-/- 1:0,2:1",      // mated by an eliminated seat
+      "4K2s4/9/9/9/K1e7K3w/9/9/9/4K0n4 0 -/-/-/- - 0\x01",      // control byte
       std::string(3000, '9'),
   };
   for (const std::string& text : bad) {
@@ -134,8 +134,8 @@ TEST(Notation, MalformedPositionsAreInvalidArgument) {
 TEST(Notation, MalformedAndIllegalMoves) {
   auto g = New();
   ASSERT_NE(g, nullptr);
-  for (const char* text : {"", "7g", "7g7", "7g7g", "0a1a", "7j7f", "P*", "K*5e", "p*5e",
-                           "7g7f++", "X*5e", "7g7f=", "7g-7f", "P*5e5", "P*0e", "\xff\xfe"}) {
+  for (const char* text : {"", "7g", "7g7", "7g7g", "0a1a", "7j7f", "P*", "K*5e", "p*5e", "7g7f++",
+                           "X*5e", "7g7f=", "7g-7f", "P*5e5", "P*0e", "\xff\xfe"}) {
     EXPECT_EQ(g->ParseMove(text).status().code(), absl::StatusCode::kInvalidArgument) << text;
   }
   for (const char* text : {"5g5e", "P*5e", "5i5h", "1a1b", "5g5f+"}) {
@@ -173,10 +173,10 @@ TEST(Options, TableMatchesTheRules) {
   game::NewGameParams p;
   p.kind = game::Kind::kShogi4;
   for (game::Options bad : std::vector<game::Options>{{{"format", "trios"}},
-                                                       {{"move_limit", "-1"}},
-                                                       {{"move_limit", "100001"}},
-                                                       {{"nope", "on"}},
-                                                       {{"show_legal_moves", "yes"}}}) {
+                                                      {{"move_limit", "-1"}},
+                                                      {{"move_limit", "100001"}},
+                                                      {{"nope", "on"}},
+                                                      {{"show_legal_moves", "yes"}}}) {
     p.options = bad;
     EXPECT_EQ(games::NewGame(p).status().code(), absl::StatusCode::kInvalidArgument);
   }

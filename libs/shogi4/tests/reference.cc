@@ -1,6 +1,7 @@
 #include "libs/shogi4/tests/reference.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <set>
@@ -39,6 +40,8 @@ const Steps_& Steps(const Piece& p) {
 // Does the piece on (r, c) attack / reach (tr, tc)?
 bool Reaches(const Pos& p, int r, int c, int tr, int tc) {
   const Piece& pc = p.b[r][c];
+  bool near = std::abs(tr - r) <= 1 && std::abs(tc - c) <= 1;
+  if (!near && (pc.kind != 'R' || (tr != r && tc != c))) return false;  // cheap filter
   int f = pc.face;
   int rr = kFwdC[f], rc = -kFwdR[f];  // "right" = forward turned clockwise
   for (auto [fw, rt] : Steps(pc)) {
@@ -453,10 +456,12 @@ std::vector<std::string> Game::LegalWith(const Pos& p, const std::vector<Seen>& 
 
 std::vector<std::string> Game::LegalMoves() const {
   if (!pos_.over.empty()) return {};
+  if (cached_) return *cached_;
   return LegalWith(pos_, hist_);
 }
 
 void Game::Play(const std::string& mv) {
+  cached_.reset();
   int m = Execute(pos_, mv);
   Pos probe = pos_;
   probe.tomove = Pick(probe, m);
@@ -470,13 +475,14 @@ void Game::Play(const std::string& mv) {
     return;
   }
   ResolveWith(pos_, m, [&](const Pos& q, int t) {
-    if (!AnyTriple(hist_)) return !Legal(q, t).empty();
     Pos r = q;
     r.tomove = t;
     std::vector<Seen> h = hist_;
     h.push_back(Entry(r, m));
-    return !LegalWith(r, h).empty();
+    cached_ = LegalWith(r, h);  // the same list LegalMoves will give for this position
+    return !cached_->empty();
   });
+  if (!pos_.over.empty()) cached_.reset();
   hist_.push_back(Entry(pos_, m));
 }
 

@@ -6,6 +6,7 @@
 #define TABLERO_LIBS_SHOGI4_TESTS_REFERENCE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,7 @@ class Game {
   static Seen Entry(const Pos& p, int mover);
   Pos pos_;
   std::vector<Seen> hist_;
+  std::optional<std::vector<std::string>> cached_;
 };
 
 }  // namespace ref

@@ -23,8 +23,8 @@ TEST(DifferentialSlow, TwoThousandPlayoutsAgree) {
       if (HasFatalFailure()) return;
     }
   }
-  std::printf("games %d positions %d mates %d ended-with-mates %d\n", stats.games,
-              stats.positions, stats.mates, stats.over_by_mates);
+  std::printf("games %d positions %d mates %d ended-with-mates %d\n", stats.games, stats.positions,
+              stats.mates, stats.over_by_mates);
   EXPECT_EQ(stats.games, 2000);
   EXPECT_GT(stats.mates, 500);
 }
