@@ -29,17 +29,36 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Sink&& sink) {
     return TypeOf(c) == kKing && !pos.Alive(OwnerOf(c));
   };
   const bool no_pawn_before_flipped = pos.rules.pawn_before_flipped;
+  // Only orthogonal sliders exist, so a move can expose the king only when the king is in
+  // check, the king itself moves, or the piece stands pinned on an orthogonal line.
+  const bool in_check = Attacked(pos.board, ksq, enemies);
+  Squares pinned = 0;
+  for (int d = 0; d < 8; d += 2) {
+    int own = kNoSquare;
+    for (int n = t.next[ksq][d]; n != kNoSquare; n = t.next[n][d]) {
+      Cell c = pos.board[n];
+      if (c == 0) continue;
+      if (own == kNoSquare) {
+        if (OwnerOf(c) != s) break;
+        own = n;
+        continue;
+      }
+      if (Slides(TypeOf(c)) && ((enemies >> OwnerOf(c)) & 1)) pinned |= SquareBit(own);
+      break;
+    }
+  }
 
   for (int from = 0; from < kSquares; ++from) {
     const Cell c = pos.board[from];
     if (c == 0 || OwnerOf(c) != s) continue;
     const int type = TypeOf(c), f = FacingOf(c);
+    const bool test_king = in_check || type == kKing || (pinned & SquareBit(from)) != 0;
     auto try_to = [&](int to) {
       const Cell cap = w.board[to];
       w.board[to] = c;
       w.board[from] = 0;
       bool stop = false;
-      if (!Attacked(w.board, type == kKing ? to : ksq, enemies)) {
+      if (!test_king || !Attacked(w.board, type == kKing ? to : ksq, enemies)) {
         const bool pawn = type == kPawn;
         const bool promo = CanPromote(type) && (t.zone[f][from] || t.zone[f][to]);
         const bool plain =
@@ -93,7 +112,7 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Sink&& sink) {
         if (no_pawn_before_flipped && flipped_ahead(to, s)) continue;
       }
       w.board[to] = c;
-      bool ok = !Attacked(w.board, ksq, enemies) && !(pairs && new_check(to));
+      bool ok = !(in_check && Attacked(w.board, ksq, enemies)) && !(pairs && new_check(to));
       if (ok && type == kPawn && pawn_drop_mate) {
         int n = t.next[to][Forward(s)];
         Cell k = n == kNoSquare ? 0 : w.board[n];
