@@ -94,6 +94,8 @@ void InitSliders(Magic* magics, Bitboard* table, const int (&dirs)[4][2], const 
   static int epoch[4096];
   int attempt = 0;
   Rng rng{0x9E3779B97F4A7C15ULL};
+#else
+  (void)known;  // PEXT needs no magic factors
 #endif
   Bitboard* next = table;
   for (Square s = 0; s < 64; ++s) {
