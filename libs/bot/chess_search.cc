@@ -1,0 +1,388 @@
+#include "libs/bot/chess_search.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+
+#include "libs/bot/chess_captures.h"
+#include "libs/bot/chess_eval.h"
+#include "libs/bot/tt.h"
+#include "libs/chess/movegen.h"
+
+namespace tablero::bot {
+
+using namespace chess;  // NOLINT: the engine's own vocabulary
+
+namespace {
+
+constexpr int kInf = 32000;
+constexpr int kMaxPly = 120;
+
+uint64_t Mix(uint64_t z) {
+  z += 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// Mate scores are stored relative to the node, not the root.
+int ToTt(int s, int ply) {
+  return s > kChessMateBound ? s + ply : s < -kChessMateBound ? s - ply : s;
+}
+int FromTt(int s, int ply) {
+  return s > kChessMateBound ? s - ply : s < -kChessMateBound ? s + ply : s;
+}
+
+const auto kLmr = [] {
+  std::array<std::array<int8_t, 64>, 64> t{};
+  for (int d = 1; d < 64; ++d)
+    for (int i = 1; i < 64; ++i) t[d][i] = int8_t(0.75 + std::log(d) * std::log(i) / 2.25);
+  return t;
+}();
+
+bool IsCapture(const Position& pos, Move m) {
+  return pos.piece_on(m.to()) != kNoPiece || m.kind() == Move::kEnPassant;
+}
+
+// 4 MB per thread (2^18 entries); reused and cleared by each request.
+TranspositionTable& ThreadTable() {
+  thread_local auto tt = std::make_unique<TranspositionTable>(18);
+  return *tt;
+}
+
+class Searcher {
+ public:
+  Searcher(const ChessLimits& limits, const std::vector<uint64_t>& history)
+      : limits_(limits), tt_(ThreadTable()), keys_(history) {
+    tt_.Clear();
+    start_ = std::chrono::steady_clock::now();
+  }
+
+  ChessResult Run(const Position& root) {
+    ChessResult r;
+    root_index_ = int(keys_.size());
+    keys_.push_back(root.key());
+    keys_.resize(root_index_ + kMaxPly + 2);
+    MoveList legal(root);
+    if (legal.size == 0) return r;
+    root_best_ = legal.moves[0];
+    r.move = root_best_;
+    int prev = 0;
+    for (int depth = 1; depth <= std::min(limits_.max_depth, kMaxPly - 8); ++depth) {
+      root_depth_ = depth;
+      int score;
+      if (depth >= 5 && std::abs(prev) < kChessMateBound) {
+        int delta = 25, a = prev - delta, b = prev + delta;
+        while (true) {
+          score = Search(root, a, b, depth, 0, true);
+          if (stop_) break;
+          if (score <= a) {
+            a = std::max(score - delta, -kInf);
+          } else if (score >= b) {
+            b = std::min(score + delta, kInf);
+          } else {
+            break;
+          }
+          delta *= 2;
+        }
+      } else {
+        score = Search(root, -kInf, kInf, depth, 0, true);
+      }
+      if (stop_) break;
+      prev = score;
+      r.move = root_best_;
+      r.score = score;
+      r.depth = depth;
+      if (legal.size == 1 && depth >= 4) break;  // a forced move: no need to think long
+      if (std::abs(score) > kChessMateBound && depth >= kChessMate - std::abs(score) + 2) break;
+      if (limits_.time_ms > 0 && Elapsed() * 2 > limits_.time_ms) break;  // next one won't fit
+    }
+    // A partly searched iteration's best move beat the previous best at that depth.
+    if (stop_) r.move = root_best_;
+    r.nodes = nodes_;
+    r.stopped_by_time = stopped_by_time_;
+    return r;
+  }
+
+ private:
+  int64_t Elapsed() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 start_)
+        .count();
+  }
+
+  // Limits apply from the second iteration on: the first one always completes, so the
+  // answer is never a move that was not even searched (it takes well under a millisecond).
+  void Count() {
+    ++nodes_;
+    if (root_depth_ == 1) return;
+    if (limits_.max_nodes && nodes_ >= limits_.max_nodes) stop_ = true;
+    if ((nodes_ & 255) == 0 && limits_.time_ms > 0 && Elapsed() >= limits_.time_ms) {
+      stop_ = stopped_by_time_ = true;
+    }
+  }
+
+  int Eval(const Position& pos) const {
+    int v = Evaluate(pos);
+    if (limits_.noise_cp > 0) {
+      const uint64_t h = Mix(pos.key() ^ limits_.noise_seed);
+      v += int(h % uint64_t(2 * limits_.noise_cp + 1)) - limits_.noise_cp;
+    }
+    return v;
+  }
+
+  // Draw by repetition: the position occurred before since the last irreversible move.
+  // Once inside the search counts (the opponent can always repeat); the game's own history
+  // counts too, so the bot neither walks into nor shuffles towards a repetition it doesn't
+  // want.
+  bool IsRepetition(const Position& pos, int ply) const {
+    const int now = root_index_ + ply;
+    const int stop = std::max(0, now - pos.halfmove_clock());
+    for (int i = now - 2; i >= stop; i -= 2)
+      if (keys_[i] == keys_[now]) return true;
+    return false;
+  }
+
+  bool HasPieces(const Position& pos) const {
+    const Color c = pos.side_to_move();
+    return pos.pieces(c) & ~pos.pieces(c, kPawn, kKing);
+  }
+
+  // Ordering scores for moves[0..n).
+  void ScoreMoves(const Position& pos, const Move* moves, int n, int* scores, Move tt_move,
+                  int ply) const {
+    const Color us = pos.side_to_move();
+    for (int i = 0; i < n; ++i) {
+      const Move m = moves[i];
+      int s;
+      if (m == tt_move) {
+        s = 1 << 30;
+      } else if (IsCapture(pos, m) || (m.kind() == Move::kPromotion && m.promotion() == kQueen)) {
+        const int victim = m.kind() == Move::kEnPassant       ? 0
+                           : pos.piece_on(m.to()) == kNoPiece ? 0
+                                                              : int(TypeOf(pos.piece_on(m.to())));
+        const int attacker = TypeOf(pos.piece_on(m.from()));
+        s = (1 << 24) + (victim + (m.kind() == Move::kPromotion ? 4 : 0)) * 16 - attacker;
+        if (kPieceValue[attacker] > kPieceValue[victim] && See(pos, m) < 0) s -= 1 << 25;
+      } else if (m.kind() == Move::kPromotion) {
+        s = -(1 << 26);  // under-promotions last
+      } else if (m == killers_[ply][0]) {
+        s = (1 << 23) + 1;
+      } else if (m == killers_[ply][1]) {
+        s = 1 << 23;
+      } else {
+        s = history_[us][m.from()][m.to()];
+      }
+      scores[i] = s;
+    }
+  }
+
+  static void PickNext(Move* moves, int* scores, int n, int i) {
+    int best = i;
+    for (int j = i + 1; j < n; ++j)
+      if (scores[j] > scores[best]) best = j;
+    std::swap(moves[i], moves[best]);
+    std::swap(scores[i], scores[best]);
+  }
+
+  int Search(const Position& pos, int alpha, int beta, int depth, int ply, bool null_ok) {
+    if (depth <= 0) return Quiesce(pos, alpha, beta, ply);
+    Count();
+    if (stop_) return 0;
+    const bool pv = beta - alpha > 1;
+    if (ply > 0) {
+      if (pos.halfmove_clock() >= 100 || IsRepetition(pos, ply) || pos.InsufficientMaterial())
+        return 0;
+      if (ply >= kMaxPly - 4) return Eval(pos);
+      alpha = std::max(alpha, -kChessMate + ply);
+      beta = std::min(beta, kChessMate - ply - 1);
+      if (alpha >= beta) return alpha;
+    }
+    const int orig_alpha = alpha;
+    const uint64_t key = pos.key();
+    Move tt_move;
+    const TtEntry* e = tt_.Probe(key);
+    if (e) {
+      tt_move = Move(e->move);
+      const int s = FromTt(e->score, ply);
+      if (!pv && ply > 0 && e->depth >= depth &&
+          (e->bound == kBoundExact || (e->bound == kBoundLower && s >= beta) ||
+           (e->bound == kBoundUpper && s <= alpha)))
+        return s;
+    }
+    const bool in_check = pos.InCheck();
+    const int static_eval = in_check ? -kInf : e ? e->eval : Eval(pos);
+
+    if (!pv && !in_check && std::abs(beta) < kChessMateBound) {
+      // Reverse futility: far above beta at low depth, the opponent will not catch up.
+      if (depth <= 6 && static_eval - 90 * depth >= beta) return static_eval;
+      // Null move: if passing still fails high, a real move will too (not in zugzwang-prone
+      // pawn endings).
+      if (null_ok && depth >= 3 && static_eval >= beta && HasPieces(pos)) {
+        Position next = pos;
+        next.DoNullMove();
+        keys_[root_index_ + ply + 1] = next.key();
+        const int r = 3 + depth / 6;
+        const int s = -Search(next, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+        if (stop_) return 0;
+        if (s >= beta) return s > kChessMateBound ? beta : s;
+      }
+    }
+
+    Move moves[kMaxMoves];
+    int scores[kMaxMoves];
+    const int n = GenerateLegal(pos, moves);
+    if (n == 0) return in_check ? -kChessMate + ply : 0;
+    ScoreMoves(pos, moves, n, scores, tt_move, ply);
+
+    int best = -kInf;
+    Move best_move;
+    Move quiets[64];
+    int n_quiets = 0;
+    const Color us = pos.side_to_move();
+    for (int i = 0; i < n; ++i) {
+      PickNext(moves, scores, n, i);
+      const Move m = moves[i];
+      const bool quiet = !IsCapture(pos, m) && m.kind() != Move::kPromotion;
+      Position next = pos;
+      next.DoMove(m);
+      const bool gives_check = next.InCheck();
+      if (!pv && !in_check && quiet && !gives_check && best > -kChessMateBound && i > 0) {
+        // Late move pruning and futility pruning of quiet moves near the leaves.
+        if (depth <= 3 && i >= 3 + 4 * depth * depth) continue;
+        if (depth <= 2 && static_eval + 120 * depth <= alpha) continue;
+      }
+      const int ext = gives_check && ply < 2 * root_depth_ ? 1 : 0;
+      const int new_depth = depth - 1 + ext;
+      keys_[root_index_ + ply + 1] = next.key();
+      int s;
+      if (i == 0) {
+        s = -Search(next, -beta, -alpha, new_depth, ply + 1, true);
+      } else {
+        int r = 0;
+        if (depth >= 3 && i >= (pv ? 4 : 2) && quiet && !in_check && !gives_check) {
+          r = kLmr[std::min(depth, 63)][std::min(i, 63)];
+          if (pv) --r;
+          if (m == killers_[ply][0] || m == killers_[ply][1]) --r;
+          r = std::clamp(r, 0, new_depth - 1);
+        }
+        s = -Search(next, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+        if (s > alpha && r > 0) s = -Search(next, -alpha - 1, -alpha, new_depth, ply + 1, true);
+        if (s > alpha && s < beta) s = -Search(next, -beta, -alpha, new_depth, ply + 1, true);
+      }
+      if (stop_) return 0;
+      if (s > best) {
+        best = s;
+        best_move = m;
+        if (ply == 0 && (i == 0 || s > alpha)) root_best_ = m;
+        if (s > alpha) {
+          alpha = s;
+          if (alpha >= beta) {
+            if (quiet) {
+              if (!(killers_[ply][0] == m)) {
+                killers_[ply][1] = killers_[ply][0];
+                killers_[ply][0] = m;
+              }
+              const int bonus = std::min(depth * depth, 400);
+              history_[us][m.from()][m.to()] += bonus;
+              for (int q = 0; q < n_quiets; ++q)
+                history_[us][quiets[q].from()][quiets[q].to()] -= bonus;
+              if (history_[us][m.from()][m.to()] > (1 << 20)) AgeHistory();
+            }
+            break;
+          }
+        }
+      }
+      if (quiet && n_quiets < 64) quiets[n_quiets++] = m;
+    }
+    if (best == -kInf) best = alpha;  // every move pruned (cannot happen with i > 0 rule)
+    const Bound bound = best >= beta ? kBoundLower : best > orig_alpha ? kBoundExact : kBoundUpper;
+    tt_.Store(key, ToTt(best, ply), in_check ? 0 : static_eval, best_move.raw(), depth, bound);
+    return best;
+  }
+
+  int Quiesce(const Position& pos, int alpha, int beta, int ply) {
+    Count();
+    if (stop_) return 0;
+    if (ply >= kMaxPly - 1) return Eval(pos);
+    const bool in_check = pos.InCheck();
+    int best = -kInf;
+    int stand = 0;
+    if (!in_check) {
+      stand = Eval(pos);
+      if (stand >= beta) return stand;
+      if (stand > alpha) alpha = stand;
+      best = stand;
+    }
+    Move moves[kMaxMoves];
+    int scores[kMaxMoves];
+    int n;
+    if (in_check) {
+      n = GenerateLegal(pos, moves);
+      if (n == 0) return -kChessMate + ply;
+    } else {
+      // Captures and queen promotions that do not lose material (legality checked below).
+      const int all = GenerateCaptures(pos, moves);
+      n = 0;
+      for (int i = 0; i < all; ++i) {
+        const Move m = moves[i];
+        const bool promo = m.kind() == Move::kPromotion;
+        const Piece victim = pos.piece_on(m.to());
+        const int gain = (victim == kNoPiece ? kPieceValue[kPawn] : kPieceValue[TypeOf(victim)]) +
+                         (promo ? kPieceValue[kQueen] : 0);
+        if (stand + gain + 200 < alpha && !promo) continue;  // delta pruning
+        if (See(pos, m) < 0) continue;
+        moves[n++] = m;
+      }
+    }
+    ScoreMoves(pos, moves, n, scores, Move(), std::min(ply, kMaxPly - 1));
+    for (int i = 0; i < n; ++i) {
+      PickNext(moves, scores, n, i);
+      Position next = pos;
+      next.DoMove(moves[i]);
+      if (!in_check && !LeavesKingSafe(next, pos.side_to_move())) continue;
+      const int s = -Quiesce(next, -beta, -alpha, ply + 1);
+      if (stop_) return 0;
+      if (s > best) {
+        best = s;
+        if (s > alpha) {
+          alpha = s;
+          if (alpha >= beta) break;
+        }
+      }
+    }
+    return best;
+  }
+
+  void AgeHistory() {
+    for (auto& c : history_)
+      for (auto& f : c)
+        for (int& h : f) h /= 2;
+  }
+
+  const ChessLimits limits_;
+  TranspositionTable& tt_;
+  std::vector<uint64_t> keys_;  // game history, then the root and the current search path
+  int root_index_ = 0;
+  int root_depth_ = 1;
+  Move root_best_;
+  uint64_t nodes_ = 0;
+  bool stop_ = false;
+  bool stopped_by_time_ = false;
+  std::chrono::steady_clock::time_point start_;
+  Move killers_[kMaxPly + 1][2] = {};
+  int history_[2][64][64] = {};
+};
+
+}  // namespace
+
+ChessResult SearchChess(const Position& pos, const std::vector<uint64_t>& history,
+                        const ChessLimits& limits) {
+  auto searcher = std::make_unique<Searcher>(limits, history);  // large: keep off the stack
+  return searcher->Run(pos);
+}
+
+}  // namespace tablero::bot

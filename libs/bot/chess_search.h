@@ -1,0 +1,42 @@
+// The chess searcher: iterative deepening, principal variation search with aspiration
+// windows, a transposition table, quiescence search (captures and promotions, SEE pruned;
+// every evasion when in check), check extensions, null-move pruning, late move reductions,
+// reverse futility pruning, and move ordering by hash move, MVV-LVA, killers and history.
+// It works directly on libs/chess positions (copy-make) for speed.
+#ifndef TABLERO_LIBS_BOT_CHESS_SEARCH_H_
+#define TABLERO_LIBS_BOT_CHESS_SEARCH_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "libs/chess/position.h"
+
+namespace tablero::bot {
+
+inline constexpr int kChessMate = 31000;  // mate at the root; mate in n plies = kChessMate - n
+inline constexpr int kChessMateBound = kChessMate - 512;  // |score| above this is a mate score
+
+struct ChessLimits {
+  int max_depth = 64;       // plies
+  uint64_t max_nodes = 0;   // 0 = no node limit
+  int64_t time_ms = 0;      // hard wall-clock limit; 0 = none
+  int noise_cp = 0;         // +/- amplitude of the deterministic per-position eval noise
+  uint64_t noise_seed = 0;  // selects the noise (weaker levels)
+};
+
+struct ChessResult {
+  chess::Move move;  // always legal when the position has a legal move
+  int score = 0;     // centipawns from the side to move; mates as kChessMate - plies
+  int depth = 0;     // deepest completed iteration
+  uint64_t nodes = 0;
+  bool stopped_by_time = false;
+};
+
+// `history` holds the keys of earlier positions of the game (oldest first) for repetition
+// detection; the current position is not included. The position must have a legal move.
+ChessResult SearchChess(const chess::Position& pos, const std::vector<uint64_t>& history,
+                        const ChessLimits& limits);
+
+}  // namespace tablero::bot
+
+#endif  // TABLERO_LIBS_BOT_CHESS_SEARCH_H_

@@ -1,0 +1,42 @@
+// Internal: the per-game choosers behind ChooseMove (bot.cc has already checked the level,
+// the budget and that the game is not over).
+#ifndef TABLERO_LIBS_BOT_CHOOSERS_H_
+#define TABLERO_LIBS_BOT_CHOOSERS_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "libs/bot/bot.h"
+
+namespace tablero::bot {
+
+// Small, fast, repeatable random numbers (splitmix64).
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : s_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (s_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  int Below(int n) { return int(Next() % uint64_t(n)); }
+
+ private:
+  uint64_t s_;
+};
+
+// `seed` is never 0 here (bot.cc draws one for unseeded requests); `seeded` tells whether
+// the caller asked for a repeatable answer.
+absl::StatusOr<Choice> ChooseChess(const game::Game& game, const Request& request, uint64_t seed,
+                                   bool seeded);
+absl::StatusOr<Choice> ChooseCheckers(const game::Game& game, const Request& request, uint64_t seed,
+                                      bool seeded);
+absl::StatusOr<Choice> ChooseShogi4(const game::Game& game, const Request& request, uint64_t seed,
+                                    bool seeded);
+absl::StatusOr<Choice> ChooseGeneric(const game::Game& game, const Request& request, uint64_t seed,
+                                     bool seeded);
+
+}  // namespace tablero::bot
+
+#endif  // TABLERO_LIBS_BOT_CHOOSERS_H_

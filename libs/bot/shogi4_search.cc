@@ -1,0 +1,273 @@
+// Four-player shogi behind ChooseMove: a paranoid alpha-beta search on the engine's own
+// position (every other seat plays against the bot), so check priority, mates and piece
+// transfer come straight from the engine's MakeMove (which picks the next seat and mates a
+// seat left without moves). Iterative deepening, captures first (most valuable victim),
+// a beam of quiet moves at inner nodes (drops make the tree very wide), and a short
+// capture-only quiescence search. The evaluation counts material on the board and in hand
+// (hand pieces a little more: they drop anywhere), mates made, pressure on the other
+// kings (their neighbour squares we attack, checks) and the safety of our own king.
+// The repetition rule needs the game's history, so the root move is checked against the
+// game itself and the next best is taken if the rule forbids it.
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "libs/bot/choosers.h"
+#include "libs/bot/levels.h"
+#include "libs/shogi4/adapter.h"
+#include "libs/shogi4/movegen.h"
+#include "libs/shogi4/notation.h"
+
+namespace tablero::bot {
+
+namespace {
+
+namespace s4 = shogi4;
+
+constexpr int kInf = 1 << 30;
+constexpr int kWin = 200000;
+constexpr int kMaxPly = 32;
+constexpr int kBoardValue[s4::kPieceTypes] = {0, 100, 500, 550, 1000, 0, 600, 580, 1300};
+constexpr int kHandValue[s4::kHandTypes] = {110, 550, 600, 1100};
+constexpr int kMateBonus = 6000;
+
+class Shogi4Searcher {
+ public:
+  Shogi4Searcher(int me, int max_depth, uint64_t max_nodes, int64_t time_ms, int noise,
+                 uint64_t seed)
+      : me_(me),
+        max_depth_(max_depth),
+        max_nodes_(max_nodes),
+        time_ms_(time_ms),
+        noise_(noise),
+        seed_(seed),
+        start_(std::chrono::steady_clock::now()) {
+    for (auto& l : lists_) l = std::make_unique<s4::MoveList>();
+  }
+
+  // Root moves best first after the deepest completed iteration.
+  std::vector<std::pair<int, s4::Move>> Run(const s4::Position& root, int* depth, uint64_t* nodes) {
+    s4::MoveList& list = *lists_[0];
+    list.size = 0;
+    s4::GenerateLegal(root, me_, &list);
+    std::vector<std::pair<int, s4::Move>> ranked;
+    for (s4::Move m : list) ranked.push_back({0, m});
+    Order(root, &ranked);
+    *depth = 0;
+    for (int d = 1; d <= max_depth_; ++d) {
+      std::vector<std::pair<int, s4::Move>> next;
+      int alpha = -kInf;
+      for (const auto& [unused, m] : ranked) {
+        s4::Position child = root;
+        s4::MakeMove(child, m);
+        const int s = Search(child, d - 1, alpha, kInf, 1) + Noise(m);
+        if (stop_) break;
+        next.push_back({s, m});
+        alpha = std::max(alpha, s);
+      }
+      if (stop_) break;
+      std::stable_sort(next.begin(), next.end(),
+                       [](const auto& a, const auto& b) { return a.first > b.first; });
+      ranked = next;
+      *depth = d;
+      if (ranked[0].first >= kWin / 2) break;
+      if (time_ms_ > 0 && Elapsed() * 3 > time_ms_) break;
+    }
+    *nodes = nodes_;
+    return ranked;
+  }
+
+ private:
+  int64_t Elapsed() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 start_)
+        .count();
+  }
+
+  int Noise(s4::Move m) const {
+    if (noise_ <= 0) return 0;
+    uint64_t z = (seed_ ^ m) * 0x9E3779B97F4A7C15ULL;
+    z ^= z >> 29;
+    return int((z >> 17) % uint64_t(2 * noise_ + 1)) - noise_;
+  }
+
+  int Eval(const s4::Position& pos) const {
+    if (pos.over != s4::EndReason::kNone) {
+      const auto places = s4::Places(pos);
+      return kWin * (5 - 2 * places[me_]) / 3;
+    }
+    if (!pos.Alive(me_)) return -kWin;
+    int mat[s4::kSeats + 1] = {};
+    for (int sq = 0; sq < s4::kSquares; ++sq) {
+      const s4::Cell c = pos.board[sq];
+      if (c) mat[s4::OwnerOf(c)] += kBoardValue[s4::TypeOf(c)];
+    }
+    for (int s = 0; s < s4::kSeats; ++s)
+      for (int h = 0; h < s4::kHandTypes; ++h) mat[s] += pos.hand[s][h] * kHandValue[h];
+    int others = 0, n = 0, pressure = 0;
+    const unsigned my_bit = 1u << me_;
+    for (int o = 0; o < s4::kSeats; ++o) {
+      if (o == me_ || !pos.Alive(o)) continue;
+      others += mat[o];
+      ++n;
+      pressure += 12 * AttackedNeighbours(pos, pos.king[o], my_bit);
+      if (s4::Attacked(pos.board, pos.king[o], my_bit)) pressure += 40;
+    }
+    const int danger = 15 * AttackedNeighbours(pos, pos.king[me_], pos.Enemies(me_));
+    return mat[me_] - (n ? others / n : 0) + kMateBonus * pos.MatesMade(me_) + pressure - danger;
+  }
+
+  static int AttackedNeighbours(const s4::Position& pos, int king, unsigned by) {
+    int n = 0;
+    const int r = s4::RankOf(king), c = s4::ColOf(king);
+    for (int d = 0; d < 8; ++d) {
+      const int rr = r + s4::kDirRank[d], cc = c + s4::kDirCol[d];
+      if (rr < 0 || rr > 8 || cc < 0 || cc > 8) continue;
+      n += s4::Attacked(pos.board, s4::MakeSquare(rr, cc), by);
+    }
+    return n;
+  }
+
+  // Captures first (most valuable victim), then promotions, board moves, drops.
+  void Order(const s4::Position& pos, std::vector<std::pair<int, s4::Move>>* moves) const {
+    for (auto& [key, m] : *moves) {
+      const s4::Cell victim = pos.board[s4::MoveTo(m)];
+      key = victim ? 10000 + kBoardValue[s4::TypeOf(victim)] : 0;
+      if (s4::IsPromotion(m)) key += 500;
+      if (s4::IsDrop(m)) key -= 100;
+    }
+    std::stable_sort(moves->begin(), moves->end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+  }
+
+  bool Tick() {
+    ++nodes_;
+    if ((max_nodes_ && nodes_ >= max_nodes_) ||
+        ((nodes_ & 63) == 0 && time_ms_ > 0 && Elapsed() >= time_ms_)) {
+      stop_ = true;
+    }
+    return stop_;
+  }
+
+  int Search(const s4::Position& pos, int depth, int alpha, int beta, int ply) {
+    if (Tick()) return 0;
+    if (pos.over != s4::EndReason::kNone || !pos.Alive(me_)) return Eval(pos);
+    if (depth <= 0 || ply >= kMaxPly - 1) return Quiesce(pos, alpha, beta, ply, 0);
+    const bool maxing = pos.to_move == me_;
+    s4::MoveList& list = *lists_[ply];
+    list.size = 0;
+    s4::GenerateLegal(pos, pos.to_move, &list);
+    if (list.size == 0) return Eval(pos);
+    std::vector<std::pair<int, s4::Move>> moves;
+    moves.reserve(list.size);
+    for (s4::Move m : list) moves.push_back({0, m});
+    Order(pos, &moves);
+    int quiet = 0;
+    int best = maxing ? -kInf : kInf;
+    for (const auto& [key, m] : moves) {
+      if (key < 10000 && depth >= 1 && ++quiet > (maxing ? 40 : 24)) break;  // beam
+      s4::Position child = pos;
+      s4::MakeMove(child, m);
+      const int s = Search(child, depth - 1, alpha, beta, ply + 1);
+      if (stop_) return 0;
+      if (maxing) {
+        best = std::max(best, s);
+        alpha = std::max(alpha, s);
+      } else {
+        best = std::min(best, s);
+        beta = std::min(beta, s);
+      }
+      if (alpha >= beta) break;
+    }
+    return best;
+  }
+
+  int Quiesce(const s4::Position& pos, int alpha, int beta, int ply, int qdepth) {
+    const int stand = Eval(pos);
+    if (pos.over != s4::EndReason::kNone || !pos.Alive(me_) || qdepth >= 3 || ply >= kMaxPly - 1)
+      return stand;
+    const bool maxing = pos.to_move == me_;
+    if (maxing) {
+      if (stand >= beta) return stand;
+      alpha = std::max(alpha, stand);
+    } else {
+      if (stand <= alpha) return stand;
+      beta = std::min(beta, stand);
+    }
+    s4::MoveList& list = *lists_[ply];
+    list.size = 0;
+    s4::GenerateLegal(pos, pos.to_move, &list);
+    std::vector<std::pair<int, s4::Move>> caps;
+    for (s4::Move m : list) {
+      if (!s4::IsDrop(m) && pos.board[s4::MoveTo(m)]) caps.push_back({0, m});
+    }
+    Order(pos, &caps);
+    int best = stand;
+    for (const auto& [key, m] : caps) {
+      if (Tick()) return 0;
+      s4::Position child = pos;
+      s4::MakeMove(child, m);
+      const int s = Quiesce(child, alpha, beta, ply + 1, qdepth + 1);
+      if (stop_) return 0;
+      if (maxing) {
+        best = std::max(best, s);
+        alpha = std::max(alpha, s);
+      } else {
+        best = std::min(best, s);
+        beta = std::min(beta, s);
+      }
+      if (alpha >= beta) break;
+    }
+    return best;
+  }
+
+  const int me_, max_depth_;
+  const uint64_t max_nodes_;
+  const int64_t time_ms_;
+  const int noise_;
+  const uint64_t seed_;
+  const std::chrono::steady_clock::time_point start_;
+  uint64_t nodes_ = 0;
+  bool stop_ = false;
+  std::unique_ptr<s4::MoveList> lists_[kMaxPly];
+};
+
+}  // namespace
+
+absl::StatusOr<Choice> ChooseShogi4(const game::Game& game, const Request& request, uint64_t seed,
+                                    bool seeded) {
+  const auto* sg = dynamic_cast<const s4::Shogi4Game*>(&game);
+  if (!sg) return absl::InternalError("shogi4 game of an unexpected type");
+  const s4::Position& pos = sg->position();
+  const int me = pos.to_move;
+  const LevelSpec& spec = Level(request.level);
+  Rng rng(seed);
+  Choice c;
+  if (spec.random_permille > 0 && rng.Below(1000) < spec.random_permille) {
+    std::vector<game::Move> legal = game.LegalMoves();
+    if (legal.empty()) return absl::FailedPreconditionError("no legal move");
+    c.move = legal[rng.Below(int(legal.size()))];
+    return c;
+  }
+  const int depth = std::clamp(spec.max_depth / 2 + 1, 1, 6);
+  uint64_t nodes = spec.max_nodes / 4;
+  if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * 20;
+  const int64_t time_ms = std::max(1, request.budget_ms - std::min(20, request.budget_ms / 10));
+  Shogi4Searcher s(me, depth, nodes, time_ms, spec.noise_cp, rng.Next());
+  const auto ranked = s.Run(pos, &c.depth, &c.nodes);
+  for (const auto& [score, m] : ranked) {
+    auto parsed = game.ParseMove(s4::MoveText(m));
+    if (!parsed.ok()) continue;  // forbidden by the repetition rule: take the next best
+    c.move = *parsed;
+    c.eval = std::clamp(score, -kMateEval + 1, kMateEval - 1);
+    return c;
+  }
+  // Every searched move refused: fall back on the game's own list.
+  std::vector<game::Move> legal = game.LegalMoves();
+  if (legal.empty()) return absl::FailedPreconditionError("no legal move");
+  c.move = legal[0];
+  return c;
+}
+
+}  // namespace tablero::bot

@@ -1,0 +1,141 @@
+// The chess searcher on its own: mates found, material not given away, limits obeyed.
+#include "libs/bot/chess_search.h"
+
+#include <gtest/gtest.h>
+
+#include "libs/bot/chess_eval.h"
+#include "libs/chess/movegen.h"
+#include "libs/chess/notation.h"
+
+namespace tablero::bot {
+namespace {
+
+using chess::Position;
+
+Position Fen(const char* fen) {
+  auto p = Position::ParseFen(fen);
+  EXPECT_TRUE(p.ok()) << fen;
+  return *p;
+}
+
+bool Mated(const Position& p) { return p.InCheck() && chess::CountLegal(p) == 0; }
+
+// Exhaustive: can the side to move force mate within n of its moves?
+bool ForcedMate(const Position& p, int n) {
+  for (chess::Move m : chess::MoveList(p)) {
+    Position a = p;
+    a.DoMove(m);
+    if (Mated(a)) return true;
+    if (n == 1 || chess::CountLegal(a) == 0) continue;
+    bool all = true;
+    for (chess::Move r : chess::MoveList(a)) {
+      Position b = a;
+      b.DoMove(r);
+      if (!ForcedMate(b, n - 1)) {
+        all = false;
+        break;
+      }
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
+ChessResult Think(const Position& p, int depth = 64, int64_t ms = 2000) {
+  ChessLimits l;
+  l.max_depth = depth;
+  l.time_ms = ms;
+  return SearchChess(p, {}, l);
+}
+
+TEST(ChessSearch, FindsMateInOne) {
+  for (const char* fen : {"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "k7/8/1K6/8/8/8/8/6Q1 w - - 0 1",
+                          "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2"}) {
+    const Position p = Fen(fen);
+    const ChessResult r = Think(p, 64, 5000);
+    Position after = p;
+    after.DoMove(r.move);
+    EXPECT_TRUE(Mated(after)) << fen << " chose " << chess::ToUci(r.move);
+    EXPECT_EQ(r.score, kChessMate - 1) << fen;
+  }
+}
+
+TEST(ChessSearch, FindsMateInTwo) {
+  for (const char* fen : {"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+                          "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1"}) {
+    const Position p = Fen(fen);
+    ASSERT_FALSE(ForcedMate(p, 1)) << fen;
+    ASSERT_TRUE(ForcedMate(p, 2)) << fen;
+    const ChessResult r = Think(p, 64, 5000);
+    Position after = p;
+    after.DoMove(r.move);
+    bool forced = true;  // every reply allows mate at once
+    for (chess::Move reply : chess::MoveList(after)) {
+      Position b = after;
+      b.DoMove(reply);
+      forced = forced && ForcedMate(b, 1);
+    }
+    EXPECT_TRUE(Mated(after) || forced) << fen << " chose " << chess::ToUci(r.move);
+    EXPECT_EQ(r.score, kChessMate - 3) << fen;
+  }
+}
+
+TEST(ChessSearch, TakesAHangingQueenAndKeepsItsOwn) {
+  // White to move can take the black queen on d5 with the knight.
+  const Position p = Fen("rnb1kbnr/pppp1ppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3");
+  const ChessResult r = Think(p, 6);
+  EXPECT_EQ(chess::ToUci(r.move), "c3d5");
+  EXPECT_GT(r.score, 600);
+}
+
+TEST(ChessSearch, AvoidsStalemateWhenWinning) {
+  // Qb6 would stalemate; any sensible search mates or keeps playing.
+  const Position p = Fen("k7/8/2K5/8/8/8/8/1Q6 w - - 0 1");
+  const ChessResult r = Think(p, 8);
+  Position after = p;
+  after.DoMove(r.move);
+  EXPECT_FALSE(!after.InCheck() && chess::CountLegal(after) == 0) << chess::ToUci(r.move);
+  EXPECT_GT(r.score, kChessMateBound);
+}
+
+TEST(ChessSearch, NodeLimitIsRepeatable) {
+  const Position p = Position::StartPosition();
+  ChessLimits l;
+  l.max_nodes = 50000;
+  l.noise_cp = 30;
+  l.noise_seed = 7;
+  const ChessResult a = SearchChess(p, {}, l);
+  const ChessResult b = SearchChess(p, {}, l);
+  EXPECT_EQ(a.move, b.move);
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_EQ(a.score, b.score);
+  EXPECT_LE(a.nodes, 50000u);
+}
+
+TEST(ChessSearch, StopsOnTime) {
+  const Position p = Position::StartPosition();
+  ChessLimits l;
+  l.time_ms = 50;
+  const auto t0 = std::chrono::steady_clock::now();
+  const ChessResult r = SearchChess(p, {}, l);
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(ms, 250);  // generous: sanitizer builds are slow
+  EXPECT_GE(r.depth, 1);
+  EXPECT_TRUE(chess::MoveList(p).contains(r.move));
+}
+
+TEST(ChessEval, SymmetricAndSeeSane) {
+  const Position p = Position::StartPosition();
+  // The start position is symmetric: only the tempo bonus remains.
+  EXPECT_EQ(Evaluate(p), 10);
+  const Position q = Fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+  chess::Move exd5 = *chess::ParseUci(q, "e4d5");
+  EXPECT_EQ(See(q, exd5), 100);
+  const Position r = Fen("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1");
+  chess::Move qxd5 = *chess::ParseUci(r, "d2d5");
+  EXPECT_LT(See(r, qxd5), 0);
+}
+
+}  // namespace
+}  // namespace tablero::bot
