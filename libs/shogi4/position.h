@@ -70,6 +70,8 @@ void Resolve(Position& pos, HasMove has_move, OnMate on_mate) {
     int passed = Eliminate(pos, p, m);
     on_mate(p, m, passed);
   }
+  // A game that ended at a mate names a playing seat to move (positions stay parseable).
+  if (!pos.Alive(pos.to_move)) pos.to_move = static_cast<int8_t>(PickNext(pos, m));
   if (pos.over == EndReason::kNone && pos.rules.move_limit != 0 &&
       pos.ply >= pos.rules.move_limit) {
     pos.over = EndReason::kMoveLimit;

@@ -219,6 +219,30 @@ TEST(Encoding, RoundTripContinuesExactly) {
   }
 }
 
+TEST(Encoding, FinishedGamesRoundTrip) {
+  // Two mates: seat 3 was mated before; seat 1 mates seat 2 with a gold drop.
+  auto h = Load("K2s8/4R1e4/9/8k3w/9/9/9/4S2s3K1e/4K0n4 1 -/G/RP/- 3:0 30");
+  ASSERT_NE(h, nullptr);
+  ASSERT_TRUE(h->Play(*h->ParseMove("G*9b")).ok());
+  ASSERT_TRUE(h->result().over);
+  auto d = games::Decode(h->Encode());
+  ASSERT_TRUE(d.ok()) << d.status() << "\n" << h->PositionText();
+  EXPECT_EQ((*d)->result().places, h->result().places);
+  EXPECT_EQ((*d)->result().reason, "two_mates");
+  EXPECT_EQ((*d)->to_move(), -1);
+  // A fourth occurrence (only the history shows it).
+  auto r =
+      Load(Text({{"9b", "R0n"}, {"1a", "K3w"}, {"5d", "K2s"}, {"7g", "K1e"}, {"5i", "K0n"}}, 0));
+  ASSERT_NE(r, nullptr);
+  const char* cycle[] = {"9b9a", "1a1b", "9a9b", "1b1a"};
+  for (int i = 0; i < 12; ++i) ASSERT_TRUE(r->Play(*r->ParseMove(cycle[i % 4])).ok());
+  ASSERT_EQ(r->result().reason, "fourth_occurrence");
+  auto e = games::Decode(r->Encode());
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ((*e)->result().reason, "fourth_occurrence");
+  EXPECT_EQ((*e)->result().places, r->result().places);
+}
+
 TEST(Encoding, CorruptedBytesAreRefusedNeverTrusted) {
   auto g = New();
   ASSERT_NE(g, nullptr);

@@ -179,6 +179,7 @@ void ResolveWith(Pos& p, int m, const std::function<bool(const Pos&, int)>& has_
     if (has_move(p, t)) break;
     Eliminate(p, t, m);
   }
+  if (!p.alive[p.tomove]) p.tomove = Pick(p, m);
   if (p.over.empty() && p.opt.limit > 0 && p.ply >= p.opt.limit) p.over = "move_limit";
 }
 
