@@ -119,6 +119,9 @@ TEST(Mate, OwnerlessPiecesNeitherMoveNorCheckAndAnyoneMayCaptureThem) {
   EXPECT_EQ(v.hands[1], (std::vector<std::pair<std::string, int>>{{"R", 1}, {"P", 1}}));
   EXPECT_TRUE(v.in_check.empty());  // the ownerless silver gives no check
   EXPECT_EQ(g->to_move(), 3);
+  auto from = g->LegalMovesFrom("5h");  // and nobody moves it
+  ASSERT_TRUE(from.ok());
+  EXPECT_TRUE(from->empty());
   Play(*g, "1d1c");
   // Seat 0's gold may capture the ownerless silver into hand.
   EXPECT_TRUE(Moves(*g).count("4i5h"));
@@ -148,6 +151,21 @@ TEST(Promotion, PawnMustPromoteOnItsLastRank) {
   EXPECT_TRUE(m.count("8b8a+"));
   EXPECT_FALSE(m.count("8b8a"));
   EXPECT_EQ(g->ParseMove("8b8a").status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(Promotion, NoPawnDropOnTheLastRankOfTheDropper) {
+  // Seat 0's last rank is a; seat 1's (facing east) is file 1.
+  auto g = Load(Text({{"5a", "K2s"}, {"9e", "K1e"}, {"1e", "K3w"}, {"5i", "K0n"}}, 0, "P/P/-/-"));
+  ASSERT_NE(g, nullptr);
+  auto m = Moves(*g);
+  EXPECT_FALSE(m.count("P*8a"));
+  EXPECT_TRUE(m.count("P*8b"));
+  EXPECT_TRUE(m.count("P*1a") == false && m.count("P*1b"));
+  auto g1 = Load(Text({{"5a", "K2s"}, {"9e", "K1e"}, {"1e", "K3w"}, {"5i", "K0n"}}, 1, "P/P/-/-"));
+  ASSERT_NE(g1, nullptr);
+  auto m1 = Moves(*g1);
+  EXPECT_FALSE(m1.count("P*1b"));
+  EXPECT_TRUE(m1.count("P*8a"));
 }
 
 TEST(Nifu, InheritedPawnFacingAnotherWayDoesNotCountButOwnPawnDoes) {
