@@ -1,11 +1,52 @@
--- One rating per player per pool (chess, shogi4_singles, shogi4_pairs, checkers).
+-- The rating service's tables (schema "rating"). Doubles are float8: the service writes
+-- them with 17 significant digits and reads them as float8send() bytes, so every value
+-- round-trips bit for bit. Pools are tablero.v1.RatingPool numbers (1 chess,
+-- 2 shogi4 singles, 3 shogi4 pairs, 4 checkers), kinds tablero.v1.GameKind numbers.
+-- Ids use the "C" collation: the canonical lock order and leaderboard tie-break.
+
+-- One rating per player per pool.
 CREATE TABLE ratings (
-  player_id text NOT NULL,
-  pool text NOT NULL,
-  rating double precision NOT NULL,
-  rd double precision NOT NULL,
-  volatility double precision NOT NULL,
-  games integer NOT NULL DEFAULT 0,
-  updated_at timestamptz NOT NULL DEFAULT now(),
+  player_id text COLLATE "C" NOT NULL,
+  pool smallint NOT NULL,
+  rating float8 NOT NULL,
+  rd float8 NOT NULL,
+  volatility float8 NOT NULL,
+  games integer NOT NULL,
+  last_game_at timestamptz,
   PRIMARY KEY (player_id, pool)
 );
+-- Leaderboards: best first; the RD limit is a flag, so it filters while scanning.
+CREATE INDEX ratings_leaderboard ON ratings (pool, rating DESC, games DESC, player_id);
+
+-- Every rated game, once: the key that makes reports idempotent.
+CREATE TABLE games (
+  game_id text COLLATE "C" PRIMARY KEY,
+  kind smallint NOT NULL,
+  pool smallint NOT NULL,
+  seats smallint NOT NULL,
+  finished_at timestamptz NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- One row per seat of a rated game: the change recorded (returned again on a replay) and
+-- the player's rating history.
+CREATE TABLE results (
+  game_id text COLLATE "C" NOT NULL,
+  seat smallint NOT NULL,
+  player_id text COLLATE "C" NOT NULL,
+  pool smallint NOT NULL,
+  place smallint NOT NULL,
+  team smallint NOT NULL,
+  score float8 NOT NULL,
+  provisional boolean NOT NULL,
+  before_rating float8 NOT NULL,
+  before_rd float8 NOT NULL,
+  before_vol float8 NOT NULL,
+  after_rating float8 NOT NULL,
+  after_rd float8 NOT NULL,
+  after_vol float8 NOT NULL,
+  finished_at timestamptz NOT NULL,
+  seats smallint NOT NULL,
+  PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX results_history ON results (player_id, pool, finished_at DESC, game_id DESC);

@@ -1,0 +1,247 @@
+#include "services/rating/store.h"
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "services/rating/sql.h"
+
+namespace tablero::rating {
+namespace {
+
+// Microseconds since the epoch <-> timestamptz, exactly (no float8 seconds on the way for
+// the sub-second part; extract() is numeric since Postgres 14).
+#define TS_FROM_US(p) \
+  "(to_timestamp(" p "::bigint / 1000000) + (" p "::bigint % 1000000) * interval '1 microsecond')"
+#define US_FROM_TS(c) "(extract(epoch FROM " c ") * 1000000)::bigint"
+
+const char kInsertGame[] =
+    "INSERT INTO rating.games (game_id, kind, pool, seats, finished_at) "
+    "VALUES ($1, $2, $3, $4, " TS_FROM_US("$5") ") "
+    "ON CONFLICT (game_id) DO NOTHING RETURNING 1";
+
+// Creates missing rows with the initial values and locks every row, in one canonical
+// order. DO UPDATE (a no-op write) is what locks an existing row and returns its latest
+// committed values.
+const char kLockRatings[] =
+    "INSERT INTO rating.ratings AS r (player_id, pool, rating, rd, volatility, games) "
+    "SELECT p, $2, $3::float8, $4::float8, $5::float8, 0 "
+    "FROM unnest($1::text[]) AS p ORDER BY p COLLATE \"C\" "
+    "ON CONFLICT (player_id, pool) DO UPDATE SET games = r.games "
+    "RETURNING r.player_id, float8send(r.rating), float8send(r.rd), float8send(r.volatility)";
+
+// New ratings and the per-seat results, in one statement.
+const char kWrite[] =
+    "WITH v AS (SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], "
+    "  $5::float8[], $6::float8[], $7::float8[], $8::int[], $9::int[], $10::float8[], "
+    "  $11::bool[]) WITH ORDINALITY "
+    "  AS v(player_id, b_r, b_rd, b_v, a_r, a_rd, a_v, place, team, score, prov, seat)), "
+    "u AS (UPDATE rating.ratings r SET rating = v.a_r, rd = v.a_rd, volatility = v.a_v, "
+    "  games = r.games + 1, last_game_at = greatest(r.last_game_at, " TS_FROM_US("$14") ") "
+    "  FROM v WHERE r.pool = $12 AND r.player_id = v.player_id) "
+    "INSERT INTO rating.results (game_id, seat, player_id, pool, place, team, score, "
+    "  provisional, before_rating, before_rd, before_vol, after_rating, after_rd, after_vol, "
+    "  finished_at, seats) "
+    "SELECT $13, v.seat - 1, v.player_id, $12, v.place, v.team, v.score, v.prov, v.b_r, "
+    "  v.b_rd, v.b_v, v.a_r, v.a_rd, v.a_v, " TS_FROM_US("$14") ", $15 FROM v";
+
+const char kLoadGame[] = "SELECT kind, pool FROM rating.games WHERE game_id = $1";
+const char kLoadResults[] =
+    "SELECT seat, player_id, place, team, float8send(score), provisional, "
+    "float8send(before_rating), "
+    "float8send(before_rd), float8send(before_vol), float8send(after_rating), "
+    "float8send(after_rd), float8send(after_vol) "
+    "FROM rating.results WHERE game_id = $1 ORDER BY seat";
+
+const char kStandings[] =
+    "SELECT pool, float8send(rating), float8send(rd), float8send(volatility), games, "
+    US_FROM_TS("last_game_at") " FROM rating.ratings WHERE player_id = $1 AND games > 0 "
+    "ORDER BY pool";
+
+const char kBoardFirst[] =
+    "SELECT player_id, float8send(rating), float8send(rd), games FROM rating.ratings "
+    "WHERE pool = $1 AND rd <= $2::float8 "
+    "ORDER BY rating DESC, games DESC, player_id LIMIT $3";
+const char kBoardNext[] =
+    "SELECT player_id, float8send(rating), float8send(rd), games FROM rating.ratings "
+    "WHERE pool = $1 AND rd <= $2::float8 AND (rating < $4::float8 OR (rating = $4::float8 "
+    "AND (games < $5 OR (games = $5 AND player_id > $6)))) "
+    "ORDER BY rating DESC, games DESC, player_id LIMIT $3";
+
+#define HISTORY_COLUMNS \
+  "SELECT game_id, " US_FROM_TS("finished_at") ", float8send(before_rating), "          \
+  "float8send(before_rd), float8send(before_vol), float8send(after_rating), "           \
+  "float8send(after_rd), float8send(after_vol), place, seats FROM rating.results "
+const char kHistoryFirst[] = HISTORY_COLUMNS
+    "WHERE player_id = $1 AND pool = $2 ORDER BY finished_at DESC, game_id DESC LIMIT $3";
+const char kHistoryNext[] = HISTORY_COLUMNS
+    "WHERE player_id = $1 AND pool = $2 AND (finished_at, game_id) < (" TS_FROM_US("$4") ", $5) "
+    "ORDER BY finished_at DESC, game_id DESC LIMIT $3";
+
+glicko2::Player PlayerAt(const pqxx::row& row, int col) {
+  return {FromBits(row[col]), FromBits(row[col + 1]), FromBits(row[col + 2])};
+}
+
+// Runs a read-only query on a pooled connection, turning exceptions into a status.
+template <typename Fn>
+absl::Status Read(pg::Pool* pool, Fn fn) {
+  auto conn = pool->Acquire();
+  if (!conn.ok()) return conn.status();
+  try {
+    pqxx::nontransaction n(**conn);
+    fn(n);
+    return absl::OkStatus();
+  } catch (const std::exception& e) {
+    return pg::FromException(e);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Applied> Store::Apply(const Report& r) {
+  Applied out;
+  int attempts = 0;
+  absl::Status s = pool_->Tx([&](pqxx::work& w) {
+    ++attempts;
+    out = Applied{};
+    return ApplyTx(w, r, &out);
+  });
+  if (!s.ok()) return s;
+  out.attempts = attempts;
+  return out;
+}
+
+absl::Status Store::ApplyTx(pqxx::work& w, const Report& r, Applied* out) {
+  const int n = static_cast<int>(r.seats.size());
+  if (w.exec_params(kInsertGame, r.game_id, r.kind, r.pool, n, r.finished_us).empty()) {
+    return LoadApplied(w, r, out);
+  }
+  std::vector<std::string> players;
+  for (const ReportSeat& s : r.seats) players.push_back(s.player);
+  pqxx::result locked =
+      w.exec_params(kLockRatings, SqlTextArray(players), r.pool, SqlFloat(config_.initial_rating),
+                    SqlFloat(config_.initial_rd), SqlFloat(config_.initial_vol));
+  absl::flat_hash_map<std::string, glicko2::Player> before;
+  for (const pqxx::row& row : locked) before[row[0].c_str()] = PlayerAt(row, 1);
+
+  std::vector<glicko2::Seat> seats(n);
+  for (int i = 0; i < n; ++i) {
+    auto it = before.find(r.seats[i].player);
+    if (it == before.end()) return absl::InternalError("rating row missing after locking it");
+    seats[i] = {it->second, r.seats[i].place, r.seats[i].team};
+  }
+  absl::StatusOr<std::vector<glicko2::Player>> after = glicko2::RateGame(seats, config_);
+  if (!after.ok()) return after.status();
+
+  std::vector<double> br, brd, bv, ar, ard, av, score;
+  std::vector<int> place, team;
+  std::vector<bool> prov;
+  for (int i = 0; i < n; ++i) {
+    Change c;
+    c.player = r.seats[i].player;
+    c.seat = i;
+    c.before = seats[i].before;
+    c.after = (*after)[i];
+    c.provisional = glicko2::IsProvisional(c.after, config_);
+    for (const glicko2::Opponent& o : glicko2::PairwiseResults(seats, i)) c.score += o.score;
+    br.push_back(c.before.rating), brd.push_back(c.before.rd), bv.push_back(c.before.vol);
+    ar.push_back(c.after.rating), ard.push_back(c.after.rd), av.push_back(c.after.vol);
+    score.push_back(c.score), prov.push_back(c.provisional);
+    place.push_back(r.seats[i].place), team.push_back(r.seats[i].team);
+    out->changes.push_back(std::move(c));
+  }
+  w.exec_params(kWrite, SqlTextArray(players), SqlFloatArray(br), SqlFloatArray(brd),
+                SqlFloatArray(bv), SqlFloatArray(ar), SqlFloatArray(ard), SqlFloatArray(av),
+                SqlIntArray(place), SqlIntArray(team), SqlFloatArray(score), SqlBoolArray(prov),
+                r.pool, r.game_id, r.finished_us, n);
+  out->applied_now = true;
+  return absl::OkStatus();
+}
+
+absl::Status Store::LoadApplied(pqxx::work& w, const Report& r, Applied* out) {
+  pqxx::result g = w.exec_params(kLoadGame, r.game_id);
+  pqxx::result rows = w.exec_params(kLoadResults, r.game_id);
+  if (g.empty()) return absl::InternalError("game row vanished");
+  Report stored;
+  stored.game_id = r.game_id;
+  stored.kind = g[0][0].as<int>();
+  stored.pool = g[0][1].as<int>();
+  for (const pqxx::row& row : rows) {
+    stored.seats.push_back({row[1].c_str(), row[2].as<int>(), row[3].as<int>()});
+    Change c;
+    c.seat = row[0].as<int>();
+    c.player = row[1].c_str();
+    c.score = FromBits(row[4]);
+    c.provisional = row[5].as<bool>();
+    c.before = PlayerAt(row, 6);
+    c.after = PlayerAt(row, 9);
+    out->changes.push_back(std::move(c));
+  }
+  if (!SameContent(stored, r)) {
+    out->changes.clear();
+    return absl::FailedPreconditionError(absl::StrCat(
+        "game \"", r.game_id, "\" was already reported with different ",
+        stored.kind != r.kind || stored.pool != r.pool ? "kind or pool" : "seats or places",
+        "; a game's result cannot change"));
+  }
+  out->applied_now = false;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Standing>> Store::Standings(const std::string& player) {
+  std::vector<Standing> out;
+  absl::Status s = Read(pool_, [&](pqxx::nontransaction& n) {
+    for (const pqxx::row& row : n.exec_params(kStandings, player)) {
+      Standing st;
+      st.pool = row[0].as<int>();
+      st.value = PlayerAt(row, 1);
+      st.games = row[4].as<int>();
+      if (!row[5].is_null()) st.last_us = row[5].as<int64_t>();
+      out.push_back(st);
+    }
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+
+absl::StatusOr<std::vector<BoardRow>> Store::Leaderboard(int pool, const BoardRow* after,
+                                                         int limit) {
+  std::vector<BoardRow> out;
+  absl::Status s = Read(pool_, [&](pqxx::nontransaction& n) {
+    std::string rd = SqlFloat(config_.leaderboard_rd);
+    pqxx::result res = after == nullptr
+                           ? n.exec_params(kBoardFirst, pool, rd, limit)
+                           : n.exec_params(kBoardNext, pool, rd, limit, SqlFloat(after->rating),
+                                           after->games, after->player);
+    int rank = after == nullptr ? 0 : after->rank;
+    for (const pqxx::row& row : res) {
+      out.push_back({++rank, row[0].c_str(), FromBits(row[1]), FromBits(row[2]), row[3].as<int>()});
+    }
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+
+absl::StatusOr<std::vector<HistoryRow>> Store::History(const std::string& player, int pool,
+                                                       const HistoryRow* after, int limit) {
+  std::vector<HistoryRow> out;
+  absl::Status s = Read(pool_, [&](pqxx::nontransaction& n) {
+    pqxx::result res = after == nullptr ? n.exec_params(kHistoryFirst, player, pool, limit)
+                                        : n.exec_params(kHistoryNext, player, pool, limit,
+                                                        after->us, after->game_id);
+    for (const pqxx::row& row : res) {
+      HistoryRow h;
+      h.game_id = row[0].c_str();
+      h.us = row[1].as<int64_t>();
+      h.before = PlayerAt(row, 2);
+      h.after = PlayerAt(row, 5);
+      h.place = row[8].as<int>();
+      h.seats = row[9].as<int>();
+      out.push_back(std::move(h));
+    }
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+
+}  // namespace tablero::rating

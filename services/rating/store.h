@@ -1,0 +1,93 @@
+// The rating service's tables (schema "rating", migrations/): ratings, games applied and
+// per-seat results. Every method is safe to call from many threads and many replicas.
+//
+// Exactly once: Apply inserts the game id first (ON CONFLICT DO NOTHING). The replica that
+// inserts it rates the game; any other report of the same id, even one running at the
+// same moment on another replica, waits on that row's unique index entry, then finds the
+// game applied and returns the stored changes. The players' rating rows are then created
+// or locked in one statement in a canonical order (player ids in "C" collation), so
+// concurrent games sharing players queue up behind each other and never deadlock.
+#ifndef TABLERO_SERVICES_RATING_STORE_H_
+#define TABLERO_SERVICES_RATING_STORE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "libs/glicko2/glicko2.h"
+#include "libs/pg/pool.h"
+#include "services/rating/report.h"
+
+namespace tablero::rating {
+
+struct Change {
+  std::string player;
+  int seat = 0;
+  glicko2::Player before, after;
+  bool provisional = false;
+  double score = 0;  // sum of the player's pairwise scores
+};
+
+struct Applied {
+  std::vector<Change> changes;  // in seat order
+  bool applied_now = false;
+  int attempts = 0;  // transaction attempts (more than 1: Postgres asked for a retry)
+};
+
+struct Standing {
+  int pool = 0;
+  glicko2::Player value;
+  int games = 0;
+  std::optional<int64_t> last_us;  // last game's finish, microseconds since the epoch
+};
+
+// Leaderboard order: rating desc, games desc, player id asc. A key is the last row seen.
+struct BoardRow {
+  int rank = 0;
+  std::string player;
+  double rating = 0, rd = 0;
+  int games = 0;
+};
+
+// History order: finish time desc, game id desc.
+struct HistoryRow {
+  std::string game_id;
+  int64_t us = 0;
+  glicko2::Player before, after;
+  int place = 0, seats = 0;
+};
+
+class Store {
+ public:
+  Store(pg::Pool* pool, const glicko2::Config& config) : pool_(pool), config_(config) {}
+
+  // Rates the game unless it was applied before. FAILED_PRECONDITION if it was applied with
+  // different content; database problems as libs/pg maps them (UNAVAILABLE, ...).
+  absl::StatusOr<Applied> Apply(const Report& r);
+
+  // The pools the player has a rating in (others have the defaults), in pool order.
+  absl::StatusOr<std::vector<Standing>> Standings(const std::string& player);
+
+  // Up to `limit` rows of the pool's leaderboard (rd <= config.leaderboard_rd) after
+  // `after` (nullptr: from the top). Ranks continue from after->rank.
+  absl::StatusOr<std::vector<BoardRow>> Leaderboard(int pool, const BoardRow* after, int limit);
+
+  // Up to `limit` of the player's games in the pool after `after` (nullptr: newest first).
+  absl::StatusOr<std::vector<HistoryRow>> History(const std::string& player, int pool,
+                                                  const HistoryRow* after, int limit);
+
+  const glicko2::Config& config() const { return config_; }
+
+ private:
+  absl::Status ApplyTx(pqxx::work& w, const Report& r, Applied* out);
+  absl::Status LoadApplied(pqxx::work& w, const Report& r, Applied* out);
+
+  pg::Pool* pool_;
+  glicko2::Config config_;
+};
+
+}  // namespace tablero::rating
+
+#endif  // TABLERO_SERVICES_RATING_STORE_H_
