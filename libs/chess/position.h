@@ -59,7 +59,15 @@ class Position {
 
   // Pieces of either colour attacking s given occupancy occ.
   Bitboard AttackersTo(Square s, Bitboard occ) const;
+  // Is s attacked by any piece of colour `by` (with the current occupancy)?
+  bool Attacked(Square s, Color by) const { return AttackersTo(s, pieces()) & pieces(by); }
   bool InCheck() const { return Checkers() != 0; }
+  // The piece a move moves, and whether it captures (en passant included).
+  Piece moved_piece(Move m) const { return piece_on(m.from()); }
+  bool IsCapture(Move m) const {
+    return m.kind() == Move::kEnPassant ||
+           (m.kind() != Move::kCastling && piece_on(m.to()) != kNoPiece);
+  }
   Bitboard Checkers() const { return AttackersTo(king_square(side_), pieces()) & pieces(~side_); }
 
   void DoMove(Move m);
