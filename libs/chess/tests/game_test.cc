@@ -1,5 +1,6 @@
 // The game::Game adapter: every ending in both draw modes, claims, offers, resignation,
 // events, legal-move queries, PGN/FEN export and the encoded state.
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -146,6 +147,34 @@ TEST(Moves, LegalMovesAndQueries) {
   EXPECT_EQ(g->to_move(), 1);
   ASSERT_TRUE(g->View().last_move.has_value());
   EXPECT_EQ(g->View().last_move->display, "Nf3");
+}
+
+TEST(Moves, CastlingRules) {
+  auto castles = [](const char* fen) {
+    std::vector<std::string> out;
+    for (const auto& m : New(fen)->LegalMoves())
+      if (m.display.rfind("O-O", 0) == 0) out.push_back(m.display);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(castles("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), (V{"O-O", "O-O-O"}));
+  // An attacked b1 and an attacked rook do not forbid castling.
+  EXPECT_EQ(castles("1r2k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1"), (V{"O-O", "O-O-O"}));
+  // Passing through (f1) or landing on (c1) an attacked square does.
+  EXPECT_EQ(castles("4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1"), (V{"O-O-O"}));
+  EXPECT_EQ(castles("2r1k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), (V{"O-O"}));
+  // Not out of check, not through a piece, not without the right.
+  EXPECT_EQ(castles("4r1k1/8/8/8/8/8/8/R3K2R w KQ - 0 1"), V{});
+  EXPECT_EQ(castles("4k3/8/8/8/8/8/8/RN2K1NR w KQ - 0 1"), V{});
+  EXPECT_EQ(castles("4k3/8/8/8/8/8/8/R3K2R w - - 0 1"), V{});
+  // Moving the rook loses that side's right, for good.
+  auto g = New("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+  PlayAll(*g, "Rh2 Kd7 Rh1 Ke8");
+  std::vector<std::string> left;
+  for (const auto& m : g->LegalMoves())
+    if (m.display.rfind("O-O", 0) == 0) left.push_back(m.display);
+  EXPECT_EQ(left, (V{"O-O-O"}));
 }
 
 TEST(Moves, CaptureCheckPromotionEvents) {
