@@ -199,9 +199,17 @@ TEST(Finish, PlayToTheEndOn) {
   EXPECT_EQ(g->to_move(), 1);
   EXPECT_FALSE(g->View().active[0]);
   EXPECT_NE(g->PositionText().find(" 1 1,0,0"), std::string::npos) << g->PositionText();
+  // The finished seat is passed over: 1, 2, 1, 2, 1.
+  PlayText(*g, "e9-f8");
+  PlayText(*g, "i3-i2");
+  EXPECT_EQ(g->to_move(), 1);
+  PlayText(*g, "f8-e9");
+  PlayText(*g, "i2-i3");
+  EXPECT_EQ(g->to_move(), 1);
   ev = PlayText(*g, "e9-e10");
   EXPECT_EQ(Types(ev),
             (std::vector<EventType>{EventType::kMove, EventType::kFinished, EventType::kGameOver}));
+  EXPECT_EQ(ev[1].detail, "2");
   EXPECT_EQ(g->result().places, (std::vector<int>{1, 2, 3}));
   EXPECT_EQ(g->result().reason, "all_finished");
 }
