@@ -45,7 +45,12 @@ class ChessGame final : public game::Game {
   // For Decode (chess_state.cc): replays one move / restores an ending after validation.
   absl::Status ReplayMove(uint32_t code);
   absl::Status RestoreEnding(Ending ending, int seat, int draw_offer);
+  // For search code (the bot): the current and start positions, the moves since the start,
+  // and RepetitionKey() of every position since the start (the current one last).
   const Position& position() const { return pos_; }
+  const Position& start_position() const { return start_; }
+  const std::vector<Move>& moves() const { return moves_; }
+  const std::vector<uint64_t>& repetition_keys() const { return keys_; }
   // Times the current position occurred (same identity as the repetition rules).
   int RepetitionCount() const;
 

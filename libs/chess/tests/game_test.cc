@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "libs/chess/chess.h"
+#include "libs/chess/chess_game.h"
 #include "libs/game/codec.h"
 
 namespace tablero::chess {
@@ -458,6 +459,12 @@ TEST(State, RoundTripKeepsHistory) {
   EXPECT_EQ((*back)->Encode(), g->Encode());
   EXPECT_EQ((*back)->PositionText(), g->PositionText());
   EXPECT_EQ((*back)->ply(), 7);
+  const auto* cg = dynamic_cast<const ChessGame*>(back->get());
+  ASSERT_NE(cg, nullptr);
+  EXPECT_EQ(cg->repetition_keys().size(), 8u);
+  EXPECT_EQ(cg->repetition_keys()[0], cg->repetition_keys()[4]);
+  EXPECT_EQ(cg->moves().size(), 7u);
+  EXPECT_EQ(cg->start_position().Fen(), std::string(kStartFen));
   PlayAll(**back, "Ng8");
   EXPECT_EQ((*back)->result().reason, "threefold_repetition");
 
