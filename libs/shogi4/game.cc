@@ -235,7 +235,9 @@ absl::StatusOr<std::vector<Event>> Shogi4Game::Play(const game::Move& move) {
   }
   std::string text;
   if (!move.drop.empty()) {
-    if (move.path.size() != 1) return absl::InvalidArgumentError("a drop has one square");
+    if (move.path.size() != 1 || !move.promotion.empty()) {
+      return absl::InvalidArgumentError("a drop has one square and no promotion");
+    }
     text = absl::StrCat(move.drop, "*", move.path[0]);
   } else {
     if (move.path.size() != 2) return absl::InvalidArgumentError("a board move has two squares");

@@ -205,7 +205,10 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   const Entry& back = g->history_.back();
   if (back.key != Key(g->pos_)) return bad("history does not end at the position");
   if (over == static_cast<uint8_t>(EndReason::kFourthOccurrence)) {
-    if (g->pos_.over != EndReason::kNone || g->counts_[back.key] != 4) {
+    // (The move limit may have been reached by the same move.)
+    EndReason shown = g->pos_.over;
+    if ((shown != EndReason::kNone && shown != EndReason::kMoveLimit) ||
+        g->counts_[back.key] != 4) {
       return bad("fourth occurrence not shown by the history");
     }
     g->pos_.over = EndReason::kFourthOccurrence;
