@@ -15,19 +15,20 @@ namespace {
   "(to_timestamp(" p "::bigint / 1000000) + (" p "::bigint % 1000000) * interval '1 microsecond')"
 #define US_FROM_TS(c) "(extract(epoch FROM " c ") * 1000000)::bigint"
 
-const char kInsertGame[] =
-    "INSERT INTO rating.games (game_id, kind, pool, seats, finished_at) "
-    "VALUES ($1, $2, $3, $4, " TS_FROM_US("$5") ") "
-    "ON CONFLICT (game_id) DO NOTHING RETURNING 1";
-
-// Creates missing rows with the initial values and locks every row, in one canonical
-// order. DO UPDATE (a no-op write) is what locks an existing row and returns its latest
-// committed values.
-const char kLockRatings[] =
+// Claims the game id, then creates missing rating rows with the initial values and locks
+// every row of the game, in one canonical order ("C" collation of the player ids). When
+// the game id is taken (applied before, or being applied right now by another call that
+// this one waits for), no rating row is touched and no row comes back. DO UPDATE (a
+// no-op write of an unindexed column, so usually a HOT update) is what locks an existing
+// row and returns its latest committed values.
+const char kClaim[] =
+    "WITH g AS (INSERT INTO rating.games (game_id, kind, pool, seats, finished_at) "
+    "  VALUES ($6, $7, $2, $8, " TS_FROM_US("$9") ") "
+    "  ON CONFLICT (game_id) DO NOTHING RETURNING 1) "
     "INSERT INTO rating.ratings AS r (player_id, pool, rating, rd, volatility, games) "
     "SELECT p, $2, $3::float8, $4::float8, $5::float8, 0 "
-    "FROM unnest($1::text[]) AS p ORDER BY p COLLATE \"C\" "
-    "ON CONFLICT (player_id, pool) DO UPDATE SET games = r.games "
+    "FROM unnest($1::text[]) AS p WHERE EXISTS (SELECT 1 FROM g) ORDER BY p COLLATE \"C\" "
+    "ON CONFLICT (player_id, pool) DO UPDATE SET volatility = r.volatility "
     "RETURNING r.player_id, float8send(r.rating), float8send(r.rd), float8send(r.volatility)";
 
 // New ratings and the per-seat results, in one statement.
@@ -58,15 +59,21 @@ const char kStandings[] =
     US_FROM_TS("last_game_at") " FROM rating.ratings WHERE player_id = $1 AND games > 0 "
     "ORDER BY pool";
 
-const char kBoardFirst[] =
-    "SELECT player_id, float8send(rating), float8send(rd), games FROM rating.ratings "
-    "WHERE pool = $1 AND rd <= $2::float8 "
-    "ORDER BY rating DESC, games DESC, player_id LIMIT $3";
-const char kBoardNext[] =
-    "SELECT player_id, float8send(rating), float8send(rd), games FROM rating.ratings "
-    "WHERE pool = $1 AND rd <= $2::float8 AND (rating < $4::float8 OR (rating = $4::float8 "
-    "AND (games < $5 OR (games = $5 AND player_id > $6)))) "
-    "ORDER BY rating DESC, games DESC, player_id LIMIT $3";
+// The RD bound of the partial leaderboard index (migrations/0001_ratings.sql).
+constexpr double kLeaderboardIndexRd = 150;
+
+// The pool's leaderboard query. The index's own predicate is repeated when the limit is
+// within it, so that the planner can use the partial index.
+std::string BoardQuery(bool next, double limit) {
+  return absl::StrCat(
+      "SELECT player_id, float8send(rating), float8send(rd), games FROM rating.ratings "
+      "WHERE pool = $1 AND rd <= $2::float8 ",
+      limit <= kLeaderboardIndexRd ? "AND rd <= 150 " : "",
+      next ? "AND (rating < $4::float8 OR (rating = $4::float8 AND (games < $5 OR "
+             "(games = $5 AND player_id > $6)))) "
+           : "",
+      "ORDER BY rating DESC, games DESC, player_id LIMIT $3");
+}
 
 #define HISTORY_COLUMNS \
   "SELECT game_id, " US_FROM_TS("finished_at") ", float8send(before_rating), "          \
@@ -113,14 +120,17 @@ absl::StatusOr<Applied> Store::Apply(const Report& r) {
 
 absl::Status Store::ApplyTx(pqxx::work& w, const Report& r, Applied* out) {
   const int n = static_cast<int>(r.seats.size());
-  if (w.exec_params(kInsertGame, r.game_id, r.kind, r.pool, n, r.finished_us).empty()) {
-    return LoadApplied(w, r, out);
-  }
+  // Prepared once per connection (libpqxx prepares lazily and accepts an identical
+  // redefinition), so the hot path skips parsing and planning.
+  w.conn().prepare("rating_claim", kClaim);
+  w.conn().prepare("rating_write", kWrite);
   std::vector<std::string> players;
   for (const ReportSeat& s : r.seats) players.push_back(s.player);
   pqxx::result locked =
-      w.exec_params(kLockRatings, SqlTextArray(players), r.pool, SqlFloat(config_.initial_rating),
-                    SqlFloat(config_.initial_rd), SqlFloat(config_.initial_vol));
+      w.exec_prepared("rating_claim", SqlTextArray(players), r.pool,
+                      SqlFloat(config_.initial_rating), SqlFloat(config_.initial_rd),
+                      SqlFloat(config_.initial_vol), r.game_id, r.kind, n, r.finished_us);
+  if (locked.empty()) return LoadApplied(w, r, out);
   absl::flat_hash_map<std::string, glicko2::Player> before;
   for (const pqxx::row& row : locked) before[row[0].c_str()] = PlayerAt(row, 1);
 
@@ -150,10 +160,10 @@ absl::Status Store::ApplyTx(pqxx::work& w, const Report& r, Applied* out) {
     place.push_back(r.seats[i].place), team.push_back(r.seats[i].team);
     out->changes.push_back(std::move(c));
   }
-  w.exec_params(kWrite, SqlTextArray(players), SqlFloatArray(br), SqlFloatArray(brd),
-                SqlFloatArray(bv), SqlFloatArray(ar), SqlFloatArray(ard), SqlFloatArray(av),
-                SqlIntArray(place), SqlIntArray(team), SqlFloatArray(score), SqlBoolArray(prov),
-                r.pool, r.game_id, r.finished_us, n);
+  w.exec_prepared("rating_write", SqlTextArray(players), SqlFloatArray(br), SqlFloatArray(brd),
+                  SqlFloatArray(bv), SqlFloatArray(ar), SqlFloatArray(ard), SqlFloatArray(av),
+                  SqlIntArray(place), SqlIntArray(team), SqlFloatArray(score), SqlBoolArray(prov),
+                  r.pool, r.game_id, r.finished_us, n);
   out->applied_now = true;
   return absl::OkStatus();
 }
@@ -209,10 +219,10 @@ absl::StatusOr<std::vector<BoardRow>> Store::Leaderboard(int pool, const BoardRo
   std::vector<BoardRow> out;
   absl::Status s = Read(pool_, [&](pqxx::nontransaction& n) {
     std::string rd = SqlFloat(config_.leaderboard_rd);
-    pqxx::result res = after == nullptr
-                           ? n.exec_params(kBoardFirst, pool, rd, limit)
-                           : n.exec_params(kBoardNext, pool, rd, limit, SqlFloat(after->rating),
-                                           after->games, after->player);
+    pqxx::result res =
+        after == nullptr ? n.exec_params(BoardQuery(false, config_.leaderboard_rd), pool, rd, limit)
+                         : n.exec_params(BoardQuery(true, config_.leaderboard_rd), pool, rd, limit,
+                                         SqlFloat(after->rating), after->games, after->player);
     int rank = after == nullptr ? 0 : after->rank;
     for (const pqxx::row& row : res) {
       out.push_back({++rank, row[0].c_str(), FromBits(row[1]), FromBits(row[2]), row[3].as<int>()});
