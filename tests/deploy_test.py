@@ -557,6 +557,14 @@ class Healthcheck(unittest.TestCase):
             self.assertEqual(healthcheck(f"127.0.0.1:{free_port()}")[0], 2, "absent server")
             r = subprocess.run([os.path.join(BIN, "healthcheck")], capture_output=True, timeout=10)
             self.assertEqual(r.returncode, 3, "no --addr")
+            # The image's HEALTHCHECK command, as Docker runs it (sh -c): 0 healthy, and 1 (never
+            # 2, which Docker reserves) for NOT_SERVING and for no server.
+            text = read(os.path.join(DEPLOY, "docker", "Dockerfile")).replace("\\\n", " ")
+            cmd = re.search(r"(?m)^HEALTHCHECK .*?\bCMD (.*)$", text).group(1)
+            for listen, want in ((addr, 0), (maddr, 1), (f"127.0.0.1:{free_port()}", 1)):
+                r = subprocess.run(["sh", "-c", cmd], env={"PATH": BIN + ":/usr/bin:/bin", "TABLERO_LISTEN": listen},
+                                   capture_output=True, text=True, timeout=20)
+                self.assertEqual(r.returncode, want, f"HEALTHCHECK {cmd!r} with {listen}: {r.stdout}{r.stderr}")
             # Draining (SIGTERM): NOT_SERVING or gone, never SERVING.
             rules.p.send_signal(signal.SIGTERM)
             time.sleep(0.2)
