@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "google/protobuf/util/message_differencer.h"
 #include "libs/game/codec.h"
 #include "libs/games/games.h"
 #include "tablero/v1/rules.grpc.pb.h"
@@ -40,17 +42,26 @@ struct Replica {
   std::unique_ptr<v1::Rules::Stub> stub;
 };
 
-std::unique_ptr<Replica> StartReplica() {
+// A rules process. `metrics`: also serve /metrics (its HTTP server takes ~2 s to stop, so
+// only the test that reads it asks for it).
+std::unique_ptr<Replica> StartReplica(bool metrics = false) {
   auto r = std::make_unique<Replica>();
   r->addr = "127.0.0.1:" + std::to_string(FreePort());
-  r->metrics_port = FreePort();
-  r->proc = std::make_unique<Process>(
-      BinPath("rules"),
-      std::vector<std::string>{"--listen=" + r->addr,
-                               "--metrics_listen=127.0.0.1:" + std::to_string(r->metrics_port),
-                               "--max_message_bytes=1048576"});
+  std::vector<std::string> args = {"--listen=" + r->addr, "--max_message_bytes=1048576"};
+  if (metrics) {
+    r->metrics_port = FreePort();
+    args.push_back("--metrics_listen=127.0.0.1:" + std::to_string(r->metrics_port));
+  }
+  r->proc = std::make_unique<Process>(BinPath("rules"), args);
   r->stub = v1::Rules::NewStub(grpc::CreateChannel(r->addr, grpc::InsecureChannelCredentials()));
   return r;
+}
+
+// Stops a replica the way an orchestrator does; it must exit cleanly.
+void Stop(Replica* r) {
+  r->stub.reset();  // no open connection to wait for while draining
+  r->proc->Signal(SIGTERM);
+  EXPECT_EQ(r->proc->Wait(15), std::optional<int>(0)) << r->proc->log();
 }
 
 class RulesTest : public ::testing::Test {
@@ -61,8 +72,7 @@ class RulesTest : public ::testing::Test {
         << server_->proc->log();
   }
   static void TearDownTestSuite() {
-    server_->proc->Signal(SIGTERM);
-    EXPECT_EQ(server_->proc->Wait(15), std::optional<int>(0)) << server_->proc->log();
+    Stop(server_);
     delete server_;
     server_ = nullptr;
   }
@@ -658,7 +668,9 @@ std::map<std::string, Hex> HoleMap() {
       const int s = -q - r;
       const bool on = (q <= 4 && r <= 4 && s <= 4) || (q >= -4 && r >= -4 && s >= -4);
       if (!on) continue;
-      out[std::string(1, static_cast<char>('a' + row)) + std::to_string(++col)] = {q, r};
+      char name[16];
+      std::snprintf(name, sizeof name, "%c%d", 'a' + row, ++col);
+      out[name] = {q, r};
     }
   }
   return out;
@@ -679,7 +691,7 @@ std::vector<std::string> FindCheckersRace() {
   if (!g.ok()) return {};
   const Hex tip[2] = {holes.at("q1"), holes.at("a1")};  // seat 0 goes north, seat 1 south
   std::vector<std::string> moves;
-  while (!(*g)->result().over() && moves.size() < 600) {
+  while (!(*g)->result().over && moves.size() < 600) {
     const int seat = (*g)->to_move();
     const Hex goal = tip[seat];
     const game::Move* best = nullptr;
@@ -888,7 +900,14 @@ TEST_F(RulesTest, FuzzStatesAndMoveTextsNeverHurtTheService) {
         state = seeds[rng() % seeds.size()];
         move.clear();
         for (size_t n = rng() % 14; n > 0; --n) {
-          move += rng() % 8 == 0 ? static_cast<char>(rng()) : alphabet[rng() % alphabet.size()];
+          // Proto strings must be UTF-8 (clients refuse to send anything else): any ASCII
+          // byte, the notation alphabet, and now and then a multi-byte character.
+          if (rng() % 16 == 0) {
+            move += "\u00e9";
+          } else {
+            move += rng() % 4 == 0 ? static_cast<char>(1 + rng() % 127)
+                                   : alphabet[rng() % alphabet.size()];
+          }
         }
         break;
       }
@@ -943,6 +962,14 @@ double Sample(const std::string& page, const std::string& prefix) {
 }
 
 TEST_F(RulesTest, MetricsCountMovesIllegalMovesAndLatencyPerKind) {
+  // A replica of its own, with /metrics; the helpers talk to it for this test.
+  std::unique_ptr<Replica> metered = StartReplica(/*metrics=*/true);
+  ASSERT_EQ(WaitHealth(metered->addr, "SERVING", 30, "tablero.v1.Rules"), "SERVING");
+  struct Swap {
+    Replica* saved;
+    ~Swap() { server_ = saved; }
+  } swap{server_};
+  server_ = metered.get();
   auto before = HttpGet("127.0.0.1", server_->metrics_port, "/metrics");
   ASSERT_TRUE(before.has_value());
   std::string chess = Start(kChess);
@@ -966,6 +993,8 @@ TEST_F(RulesTest, MetricsCountMovesIllegalMovesAndLatencyPerKind) {
   EXPECT_EQ(delta("tablero_rules_illegal_moves_total{kind=\"checkers\"}"), 1);
   EXPECT_EQ(delta("tablero_rules_apply_seconds_count{kind=\"chess\"}"), 4);
   EXPECT_GT(delta("tablero_rules_apply_seconds_sum{kind=\"chess\"}"), 0);
+  EXPECT_NE(after->find("# TYPE tablero_rules_apply_seconds histogram"), std::string::npos);
+  Stop(metered.get());
 }
 
 TEST_F(RulesTest, AnyReplicaContinuesAnyGame) {
@@ -989,9 +1018,9 @@ TEST_F(RulesTest, AnyReplicaContinuesAnyGame) {
   ASSERT_TRUE(Call(&v1::Rules::Stub::ValidateState, vreq, &a).ok());
   ASSERT_TRUE(Call(&v1::Rules::Stub::ValidateState, vreq, &b, other->stub.get()).ok());
   EXPECT_EQ(a.result().reason(), "checkmate");
-  EXPECT_EQ(a.SerializeAsString(), b.SerializeAsString());
-  other->proc->Signal(SIGTERM);
-  EXPECT_EQ(other->proc->Wait(15), std::optional<int>(0));
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(a, b)) << a.DebugString() << "\n"
+                                                                        << b.DebugString();
+  Stop(other.get());
 }
 
 TEST_F(RulesTest, PingAnswers) {
