@@ -91,7 +91,14 @@ absl::StatusOr<std::vector<Event>> ChessGame::Play(const game::Move& move) {
   if (move.path.size() != 2 || !move.drop.empty()) {
     return absl::InvalidArgumentError("a chess move has a path of two squares and no drop");
   }
-  if (move.promotion.size() > 1) return absl::InvalidArgumentError("bad promotion letter");
+  for (const std::string& sq : move.path) {
+    if (auto s = ParseSquare(sq); !s.ok()) return s.status();
+  }
+  if (move.promotion.size() > 1 ||
+      (move.promotion.size() == 1 &&
+       std::string_view("qrbn").find(move.promotion[0]) == std::string_view::npos)) {
+    return absl::InvalidArgumentError("promotion must be q, r, b or n");
+  }
   // UCI text of the structured move, checked by the same parser clients use.
   auto m = ParseUci(pos_, absl::StrCat(move.path[0], move.path[1], move.promotion));
   if (!m.ok()) return m.status();

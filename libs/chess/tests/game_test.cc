@@ -139,6 +139,14 @@ TEST(Moves, LegalMovesAndQueries) {
   game::Move bad = *m;
   bad.path = {"g1"};
   EXPECT_EQ(g->Play(bad).status().code(), StatusCode::kInvalidArgument);
+  bad.path = {"g1f3", ""};
+  EXPECT_EQ(g->Play(bad).status().code(), StatusCode::kInvalidArgument);
+  bad.path = {"g1", "f3"};
+  bad.promotion = "k";
+  EXPECT_EQ(g->Play(bad).status().code(), StatusCode::kInvalidArgument);
+  bad.promotion = "q";
+  EXPECT_EQ(g->Play(bad).status().code(), StatusCode::kFailedPrecondition);
+  bad.promotion = "";
   bad.path = {"g1", "g4"};
   EXPECT_EQ(g->Play(bad).status().code(), StatusCode::kFailedPrecondition);
   auto ev = g->Play(*m);
@@ -544,6 +552,58 @@ TEST(State, GarbageIsRefused) {
     }
   }
   EXPECT_LT(accepted, 5000);
+}
+
+}  // namespace
+}  // namespace tablero::chess
+
+namespace tablero::chess {
+namespace {
+
+// Random client input at the Game level: errors of the documented kinds, never a crash.
+TEST(Fuzz, RandomClientInput) {
+  std::mt19937_64 rng(3);
+  const std::string chars = "abcdefghi0123456789NBRQKqrbnxO-=+# ";
+  auto text = [&](int max) {
+    std::string s;
+    for (int n = int(rng() % max); n > 0; --n) s += chars[rng() % chars.size()];
+    return s;
+  };
+  auto ok_code = [](const absl::Status& s) {
+    return s.code() == StatusCode::kInvalidArgument || s.code() == StatusCode::kFailedPrecondition;
+  };
+  auto g = Fide("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+  for (int i = 0; i < 5000 && !g->result().over; ++i) {
+    auto from = g->LegalMovesFrom(text(4));
+    if (!from.ok()) {
+      EXPECT_EQ(from.status().code(), StatusCode::kInvalidArgument);
+    }
+    auto parsed = g->ParseMove(text(8));
+    if (!parsed.ok()) {
+      EXPECT_TRUE(ok_code(parsed.status())) << parsed.status();
+    }
+    game::Move m;
+    m.seat = int(rng() % 3) - 1;
+    for (int k = int(rng() % 4); k > 0; --k) m.path.push_back(text(4));
+    m.promotion = text(2);
+    auto played = g->Play(m);
+    if (!played.ok()) {
+      EXPECT_TRUE(ok_code(played.status())) << played.status();
+    }
+    const int seat = int(rng() % 4) - 1;
+    if (rng() % 8 == 0) {
+      auto claim = g->Act(seat, Action::kClaimDraw, text(6));
+      if (!claim.ok()) {
+        EXPECT_TRUE(ok_code(claim.status())) << claim.status();
+      }
+    }
+    // Keep the game going with a real move now and then.
+    if (i % 10 == 0 && !g->result().over) {
+      auto moves = g->LegalMoves();
+      ASSERT_TRUE(g->Play(moves[rng() % moves.size()]).ok());
+    }
+  }
+  EXPECT_GT(g->ply(), 5);
 }
 
 }  // namespace
