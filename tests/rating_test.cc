@@ -675,6 +675,26 @@ TEST_F(RatingTest, LeaderboardFiltersByRdAndPages) {
   EXPECT_EQ(resp.entries_size(), kRegulars + 2);
 }
 
+// Ids are opaque text: quotes, backslashes, braces, commas and non-ASCII survive the
+// trip through SQL literals and array literals unchanged.
+TEST_F(RatingTest, IdsWithQuotesAndArraySyntaxRoundTrip) {
+  StartShared();
+  const std::string a = "o'brien \"x\" \\ {a,b}", b = "NULL", c = "\xc3\xa9l\xc3\xa8ve, 2";
+  auto req = Req("'); DROP TABLE rating.games; --", v1::GAME_KIND_CHECKERS, v1::CHECKERS,
+                 {{a, 1}, {b, 2}, {c, 2}});
+  v1::ReportGameResponse r = MustReport(req);
+  ASSERT_EQ(r.changes_size(), 3);
+  EXPECT_EQ(r.changes(0).player_id(), Id(a));
+  EXPECT_EQ(r.changes(1).player_id(), Id(b));
+  EXPECT_EQ(r.changes(2).player_id(), Id(c));
+  EXPECT_EQ(Rating(a, v1::CHECKERS).games(), 1);
+  EXPECT_EQ(Rating(c, v1::CHECKERS).games(), 1);
+  auto h = AllHistory(b, v1::CHECKERS);
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_EQ(h[0].game_id(), req.game_id());
+  EXPECT_FALSE(MustReport(req).applied_now());  // the replay finds it by the same id
+}
+
 TEST_F(RatingTest, HistoryListsEntriesPerGameNewestFirst) {
   StartShared();
   const int64_t t0 = 1750000000;

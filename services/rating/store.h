@@ -81,8 +81,9 @@ class Store {
   const glicko2::Config& config() const { return config_; }
 
  private:
-  absl::Status ApplyTx(pqxx::work& w, const Report& r, Applied* out);
-  absl::Status LoadApplied(pqxx::work& w, const Report& r, Applied* out);
+  // One attempt on a connection; opens and ends its own transaction (simple queries).
+  absl::Status ApplyTx(pqxx::transaction_base& t, const Report& r, Applied* out);
+  absl::Status LoadApplied(pqxx::transaction_base& t, const Report& r, Applied* out);
 
   pg::Pool* pool_;
   glicko2::Config config_;
