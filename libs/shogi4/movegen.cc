@@ -48,9 +48,9 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Sink&& sink) {
     }
   }
 
-  for (int from = 0; from < kSquares; ++from) {
+  for (Squares own = pos.pieces[s]; own != 0;) {
+    const int from = PopSquare(own);
     const Cell c = pos.board[from];
-    if (c == 0 || OwnerOf(c) != s) continue;
     const int type = TypeOf(c), f = FacingOf(c);
     const bool test_king = in_check || type == kKing || (pinned & SquareBit(from)) != 0;
     auto try_to = [&](int to) {
@@ -98,15 +98,19 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Sink&& sink) {
   static constexpr int kDropOrder[kHandTypes] = {kGold, kSilver, kRook, kPawn};
   unsigned pawn_lines = 0;  // nifu: lines holding an own unpromoted pawn facing forward
   if (pos.hand[s][HandIndex(kPawn)] != 0) {
-    for (int sq = 0; sq < kSquares; ++sq) {
+    for (Squares own = pos.pieces[s]; own != 0;) {
+      int sq = PopSquare(own);
       if (pos.board[sq] == MakeCell(kPawn, s, s)) pawn_lines |= 1u << t.line[s][sq];
     }
   }
+  Squares occupied = 0;
+  for (Squares b : pos.pieces) occupied |= b;
+  const Squares empty = kAllSquares & ~occupied;
   for (int type : kDropOrder) {
     if (pos.hand[s][HandIndex(type)] == 0) continue;
     const Cell c = MakeCell(type, s, s);
-    for (int to = 0; to < kSquares; ++to) {
-      if (pos.board[to] != 0) continue;
+    for (Squares e = empty; e != 0;) {
+      const int to = PopSquare(e);
       if (type == kPawn) {
         if (t.last[s][to] || ((pawn_lines >> t.line[s][to]) & 1)) continue;
         if (no_pawn_before_flipped && flipped_ahead(to, s)) continue;
@@ -118,7 +122,9 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Sink&& sink) {
         Cell k = n == kNoSquare ? 0 : w.board[n];
         if (TypeOf(k) == kKing && OwnerOf(k) != s && w.Alive(OwnerOf(k))) {
           --w.hand[s][HandIndex(kPawn)];
+          w.pieces[s] |= SquareBit(to);
           ok = HasLegalMove(w, OwnerOf(k), false);
+          w.pieces[s] &= ~SquareBit(to);
           ++w.hand[s][HandIndex(kPawn)];
         }
       }

@@ -210,6 +210,7 @@ absl::StatusOr<Position> ParsePosition(absl::string_view text, const Rules& rule
         return Bad(absl::StrCat("unpromoted pawn on ", SquareName(sq), " can never move"));
       }
       pos.board[sq] = MakeCell(type, owner, facing);
+      pos.pieces[owner] |= SquareBit(sq);
       ++total;
     }
     if (c != 9)

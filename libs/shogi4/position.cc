@@ -41,6 +41,7 @@ Position StartPosition(const Rules& rules, int first) {
       }
       int sq = MakeSquare(r, c);
       pos.board[sq] = MakeCell(p.type, seat, seat);
+      pos.pieces[seat] |= SquareBit(sq);
       if (p.type == kKing) pos.king[seat] = static_cast<uint8_t>(sq);
     }
   }
@@ -95,12 +96,17 @@ void DoMove(Position& pos, Move m) {
   if (IsDrop(m)) {
     int type = DropType(m);
     pos.board[to] = MakeCell(type, s, s);
+    pos.pieces[s] |= SquareBit(to);
     --pos.hand[s][HandIndex(type)];
   } else {
     const int from = MoveFrom(m);
     Cell c = pos.board[from];
     Cell captured = pos.board[to];
-    if (captured != 0) ++pos.hand[s][HandIndex(kUnpromoted[TypeOf(captured)])];
+    if (captured != 0) {
+      ++pos.hand[s][HandIndex(kUnpromoted[TypeOf(captured)])];
+      pos.pieces[OwnerOf(captured)] &= ~SquareBit(to);
+    }
+    pos.pieces[s] ^= SquareBit(from) | SquareBit(to);
     int type = TypeOf(c);
     if (IsPromotion(m)) type = kPromoted[type];
     pos.board[to] = MakeCell(type, s, FacingOf(c));
@@ -134,9 +140,12 @@ int Eliminate(Position& pos, int seat, int mater) {
     pos.hand[seat][i] = 0;
   }
   const int receiver = pos.rules.ownerless ? kOwnerless : mater;
-  for (int sq = 0; sq < kSquares; ++sq) {
+  Squares moved = pos.pieces[seat] & ~SquareBit(pos.king[seat]);
+  pos.pieces[seat] = SquareBit(pos.king[seat]);
+  pos.pieces[receiver] |= moved;
+  while (moved != 0) {
+    int sq = PopSquare(moved);
     Cell c = pos.board[sq];
-    if (c == 0 || OwnerOf(c) != seat || TypeOf(c) == kKing) continue;
     pos.board[sq] = MakeCell(TypeOf(c), receiver, FacingOf(c));
     ++passed;
   }
@@ -174,7 +183,7 @@ namespace {
 
 int PiecesOf(const Position& pos, int seat) {
   int n = 0;
-  for (Cell c : pos.board) n += c != 0 && OwnerOf(c) == seat;
+  for (Squares b = pos.pieces[seat]; b != 0; PopSquare(b)) ++n;
   for (int i = 0; i < kHandTypes; ++i) n += pos.hand[seat][i];
   return n;
 }

@@ -11,8 +11,22 @@
 
 namespace tablero::shogi4 {
 
+// Set of squares (bit i = square i).
+using Squares = unsigned __int128;
+inline constexpr Squares SquareBit(int sq) { return static_cast<Squares>(1) << sq; }
+inline constexpr Squares kAllSquares = (static_cast<Squares>(1) << kSquares) - 1;
+// Pops the lowest square of a non-empty set.
+inline int PopSquare(Squares& b) {
+  uint64_t lo = static_cast<uint64_t>(b);
+  int sq = lo != 0 ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(static_cast<uint64_t>(b >> 64));
+  b &= b - 1;
+  return sq;
+}
+
 struct Position {
   Cell board[kSquares] = {};
+  Squares pieces[kSeats + 1] = {};  // occupied squares by owner (index 4: ownerless);
+                                    // kept in step with `board` by every change
   uint8_t hand[kSeats][kHandTypes] = {};
   uint8_t king[kSeats] = {};  // king square of each seat (flipped kings stay put)
   uint8_t alive = 0xF;        // bit per seat still playing
@@ -35,10 +49,6 @@ struct Position {
 
 // The start position, `first` seat to move.
 Position StartPosition(const Rules& rules, int first);
-
-// Set of squares (bit i = square i).
-using Squares = unsigned __int128;
-inline constexpr Squares SquareBit(int sq) { return static_cast<Squares>(1) << sq; }
 
 // Is `sq` attacked by a piece whose owner is in `by` (bit per seat)? Ownerless pieces
 // (owner 4) and flipped kings (owner not in `by`) never attack but do block.
