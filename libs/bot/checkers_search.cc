@@ -72,7 +72,7 @@ class CheckersSearcher {
       for (size_t i = 0; i < moves.size(); ++i) {
         State child = root;
         Play(&child, me_, moves[i]);
-        const int s = Search(child, d - 1, alpha, kInf, false) + Noise(moves[i]);
+        const int s = Search(child, d - 1, alpha, kInf, false, 1) + Noise(moves[i]);
         if (stop_) break;
         order.push_back({s, int(i)});
         if (s > alpha) {
@@ -135,7 +135,9 @@ class CheckersSearcher {
     checkers::ApplyMove(st, m.from, m.to, nullptr);
   }
 
-  int Eval(const State& st) {
+  // `ply` from the root: a finish sooner is worth more than the same finish later.
+  int Eval(const State& st, int ply) {
+    if (st.place[me_] > 0) return kFinished - 10000 * st.place[me_] - ply;
     const int mine = Progress(st, me_);
     int best_other = -kInf;
     for (int s = 0; s < st.layout.seats; ++s) {
@@ -148,22 +150,22 @@ class CheckersSearcher {
 
   bool Playing(const State& st, int seat) const { return st.place[seat] == 0; }
 
-  int Search(const State& st, int depth, int alpha, int beta, bool my_turn) {
+  int Search(const State& st, int depth, int alpha, int beta, bool my_turn, int ply) {
     ++nodes_;
     if ((max_nodes_ && nodes_ >= max_nodes_) ||
         ((nodes_ & 255) == 0 && time_ms_ > 0 && Elapsed() >= time_ms_)) {
       stop_ = true;
     }
     if (stop_) return 0;
-    if (depth <= 0 || st.over() || !Playing(st, me_)) return Eval(st);
+    if (depth <= 0 || st.over() || !Playing(st, me_)) return Eval(st, ply);
     if (my_turn) {
       std::vector<Mv> moves = Moves(st, me_, 12);
-      if (moves.empty()) return Search(st, depth - 1, alpha, beta, false);
+      if (moves.empty()) return Search(st, depth - 1, alpha, beta, false, ply + 1);
       int best = -kInf;
       for (const Mv& m : moves) {
         State child = st;
         Play(&child, me_, m);
-        best = std::max(best, Search(child, depth - 1, alpha, beta, false));
+        best = std::max(best, Search(child, depth - 1, alpha, beta, false, ply + 1));
         if (stop_) return 0;
         alpha = std::max(alpha, best);
         if (alpha >= beta) break;
@@ -178,13 +180,13 @@ class CheckersSearcher {
         any = true;
         State child = st;
         Play(&child, o, m);
-        best = std::min(best, Search(child, depth - 1, alpha, beta, true));
+        best = std::min(best, Search(child, depth - 1, alpha, beta, true, ply + 1));
         if (stop_) return 0;
         beta = std::min(beta, best);
         if (alpha >= beta) return best;
       }
     }
-    return any ? best : Search(st, depth - 1, alpha, beta, true);
+    return any ? best : Search(st, depth - 1, alpha, beta, true, ply + 1);
   }
 
   const int me_, max_depth_;

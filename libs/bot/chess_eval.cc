@@ -74,6 +74,8 @@ constexpr Score kIsolated = S(-10, -15);
 constexpr Score kBishopPair = S(30, 50);
 constexpr Score kRookOpen = S(25, 10), kRookSemiOpen = S(12, 6);
 constexpr int kTempo = 10;
+constexpr Score kThreatByPawn = S(-45, -35);  // a piece attacked by a pawn must move
+constexpr int kKingPasserEg = 5;  // per square of (their king - our king) distance to a passer
 
 inline Square Relative(Color c, Square s) { return c == kWhite ? s : s ^ 56; }
 
@@ -119,6 +121,7 @@ Score EvalSide(const Position& pos, Bitboard their_pawn_att, int* attack_units) 
       const Bitboard att = Attacks(PieceType(t), sq, occ);
       const int mob = Popcount(att & ~own & ~their_pawn_att) - kMobilityBase[t];
       s += kMobility[t] * mob;
+      if (Bit(sq) & their_pawn_att) s += kThreatByPawn;
       if (att & zone) {
         ++attackers;
         units += kAttackWeight[t] * Popcount(att & zone);
@@ -143,6 +146,13 @@ Score EvalSide(const Position& pos, Bitboard their_pawn_att, int* attack_units) 
     if (!(kMasks.passed[Us][sq] & their_pawns)) {
       Score p = kPassed[RelativeRank(Us, sq)];
       if (span & occ) p = S(p.mg / 2, p.eg / 2);  // blocked
+      // In the endgame the kings race to the passer's path: ours to escort, theirs to stop.
+      const Square stop = Us == kWhite ? sq + 8 : sq - 8;
+      auto dist = [](Square a, Square b) {
+        return std::max(std::abs(FileOf(a) - FileOf(b)), std::abs(RankOf(a) - RankOf(b)));
+      };
+      p.eg += kKingPasserEg * RelativeRank(Us, sq) *
+              (dist(pos.king_square(Them), stop) - dist(pos.king_square(Us), stop)) / 2;
       s += p;
     }
   }

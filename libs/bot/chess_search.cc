@@ -98,7 +98,9 @@ class Searcher {
       r.depth = depth;
       if (legal.size == 1 && depth >= 4) break;  // a forced move: no need to think long
       if (std::abs(score) > kChessMateBound && depth >= kChessMate - std::abs(score) + 2) break;
-      if (limits_.time_ms > 0 && Elapsed() * 2 > limits_.time_ms) break;  // next one won't fit
+      // The next iteration takes two to three times as long: start it only if a good part
+      // of it fits (a partly searched iteration still improves the move).
+      if (limits_.time_ms > 0 && Elapsed() * 5 > limits_.time_ms * 3) break;
     }
     // A partly searched iteration's best move beat the previous best at that depth.
     if (stop_) r.move = root_best_;
@@ -125,8 +127,16 @@ class Searcher {
     }
   }
 
-  int Eval(const Position& pos) const {
-    int v = Evaluate(pos);
+  int Eval(const Position& pos) {
+    // Quiescence revisits many positions: cache the static evaluation by key.
+    EvalSlot& slot = eval_cache_[pos.key() & (kEvalCacheSize - 1)];
+    int v;
+    if (slot.key == pos.key()) {
+      v = slot.eval;
+    } else {
+      v = Evaluate(pos);
+      slot = EvalSlot{pos.key(), v};
+    }
     if (limits_.noise_cp > 0) {
       const uint64_t h = Mix(pos.key() ^ limits_.noise_seed);
       v += int(h % uint64_t(2 * limits_.noise_cp + 1)) - limits_.noise_cp;
@@ -252,10 +262,11 @@ class Searcher {
       const bool gives_check = next.InCheck();
       if (!pv && !in_check && quiet && !gives_check && best > -kChessMateBound && i > 0) {
         // Late move pruning and futility pruning of quiet moves near the leaves.
-        if (depth <= 3 && i >= 3 + 4 * depth * depth) continue;
+        if (depth <= 3 && i >= 3 + 2 * depth * depth) continue;
         if (depth <= 2 && static_eval + 120 * depth <= alpha) continue;
       }
-      const int ext = gives_check && ply < 2 * root_depth_ ? 1 : 0;
+      // Extend checks that do not simply lose the checking piece.
+      const int ext = gives_check && ply < 2 * root_depth_ && (i == 0 || See(pos, m) >= 0) ? 1 : 0;
       const int new_depth = depth - 1 + ext;
       keys_[root_index_ + ply + 1] = next.key();
       int s;
@@ -363,7 +374,14 @@ class Searcher {
         for (int& h : f) h /= 2;
   }
 
+  struct EvalSlot {
+    uint64_t key;
+    int eval;
+  };
+  static constexpr size_t kEvalCacheSize = 1 << 14;
+
   const ChessLimits limits_;
+  std::vector<EvalSlot> eval_cache_ = std::vector<EvalSlot>(kEvalCacheSize, EvalSlot{0, 0});
   TranspositionTable& tt_;
   std::vector<uint64_t> keys_;  // game history, then the root and the current search path
   int root_index_ = 0;

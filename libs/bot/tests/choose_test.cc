@@ -6,6 +6,7 @@
 #include <random>
 
 #include "libs/bot/bot.h"
+#include "libs/checkers/adapter.h"
 #include "libs/games/games.h"
 
 namespace tablero::bot {
@@ -126,6 +127,147 @@ TEST(ChooseMove, ChessMateInOneAtEveryUsefulLevel) {
     EXPECT_EQ(c->move.notation, "d1d8") << level;
     EXPECT_EQ(c->move.display, "Rd8#");
     EXPECT_EQ(c->eval, kMateEval - 1);
+  }
+}
+
+}  // namespace
+}  // namespace tablero::bot
+
+namespace tablero::bot {
+namespace {
+
+bool Mates(const game::Game& g, const game::Move& m) {
+  auto h = g.Clone();
+  auto events = h->Play(m);
+  if (!events.ok()) return false;
+  for (const auto& e : *events)
+    if (e.type == game::EventType::kMate) return true;
+  return false;
+}
+
+TEST(ChooseMove, Shogi4TakesAnImmediateMate) {
+  // Random games until positions where the seat to move can mate someone at once.
+  std::mt19937_64 rng(99);
+  int found = 0, games = 0;
+  while (found < 5 && games < 200) {
+    ++games;
+    auto g = *games::NewGame({game::Kind::kShogi4, {}, 0, 0});
+    for (int ply = 0; ply < 300 && !g->result().over && found < 5; ++ply) {
+      auto legal = g->LegalMoves();
+      bool can_mate = false;
+      for (const auto& m : legal) can_mate = can_mate || Mates(*g, m);
+      if (can_mate) {
+        Request r;
+        r.level = 10;
+        r.budget_ms = 2000;
+        r.seed = 5;
+        auto c = ChooseMove(*g, r);
+        ASSERT_TRUE(c.ok());
+        EXPECT_TRUE(Mates(*g, c->move)) << c->move.notation << " in " << g->PositionText();
+        ++found;
+      }
+      ASSERT_TRUE(g->Play(legal[rng() % legal.size()]).ok());
+    }
+  }
+  EXPECT_EQ(found, 5);
+}
+
+// Seat 0 has nine pieces home and the tenth next to the one empty goal hole.
+std::unique_ptr<game::Game> OneMoveFromFinish(bool japanese) {
+  game::Options given = {{"rules", japanese ? "japanese" : "international"}};
+  game::NewGameParams p{game::Kind::kCheckers, given, 2, 0};
+  auto start = games::NewGame(p);
+  EXPECT_TRUE(start.ok()) << start.status();
+  const auto* cg = dynamic_cast<const checkers::CheckersGame*>(start->get());
+  checkers::State st = cg->state();
+  const auto& L = st.layout;
+  for (auto& c : st.cell) c = checkers::kEmpty;
+  const checkers::HoleSet& goal = L.GoalSet(0);
+  const int tip = checkers::kGeo.tip[L.goal[0]];
+  int gap = -1, outside = -1;
+  checkers::ForEachHole(goal, [&](int h) {
+    if (gap >= 0 || h == tip) return;
+    for (int d = 0; d < checkers::kDirs; ++d) {
+      const int n = checkers::kGeo.nb[h][d];
+      if (n >= 0 && !goal.has(n) && checkers::kGeo.point[n] < 0) {
+        gap = h;
+        outside = n;
+        return;
+      }
+    }
+  });
+  EXPECT_GE(gap, 0);
+  checkers::ForEachHole(goal, [&](int h) {
+    if (h != gap) st.cell[h] = uint8_t(1 | (japanese && h == tip ? checkers::kKingBit : 0));
+  });
+  st.cell[outside] = 1;
+  // Seat 1: all but one piece home (not finished), the last one far off in the hexagon.
+  const int tip1 = checkers::kGeo.tip[L.goal[1]];
+  int placed = 0;
+  checkers::ForEachHole(L.GoalSet(1), [&](int h) {
+    if (placed + 1 + int(japanese) < L.pieces() && h != tip1) {
+      st.cell[h] = 2;
+      ++placed;
+    }
+  });
+  if (japanese) st.cell[tip1] = 2 | checkers::kKingBit, ++placed;
+  for (int h = 0; h < checkers::kHoles && placed < L.pieces(); ++h) {
+    if (st.cell[h] == checkers::kEmpty && checkers::kGeo.point[h] < 0 && !L.GoalSet(1).has(h) &&
+        checkers::HexDistance(h, outside) >= 5) {
+      st.cell[h] = 2;
+      ++placed;
+    }
+  }
+  st.to_move = 0;
+  checkers::Normalize(&st, nullptr);
+  return std::make_unique<checkers::CheckersGame>(cg->options(), st, 0);
+}
+
+TEST(ChooseMove, CheckersFinishesInOne) {
+  for (bool japanese : {false, true}) {
+    auto g = OneMoveFromFinish(japanese);
+    ASSERT_FALSE(g->result().over) << g->result().reason << " " << g->PositionText();
+    for (int level : {5, 10}) {
+      Request r;
+      r.level = level;
+      r.budget_ms = 1000;
+      r.seed = 3;
+      auto c = ChooseMove(*g, r);
+      ASSERT_TRUE(c.ok()) << c.status();
+      auto h = g->Clone();
+      auto events = h->Play(c->move);
+      ASSERT_TRUE(events.ok());
+      bool finished = false;
+      for (const auto& e : *events) finished |= e.type == game::EventType::kFinished && e.seat == 0;
+      std::string finishing;
+      for (const auto& m : g->LegalMoves()) {
+        auto k = g->Clone();
+        for (const auto& e : *k->Play(m))
+          if (e.type == game::EventType::kFinished) finishing += m.notation + " ";
+      }
+      EXPECT_TRUE(finished) << (japanese ? "japanese " : "") << c->move.notation << " level "
+                            << level << " d" << c->depth << " e" << c->eval << " n" << c->nodes
+                            << " finishing: " << finishing << " " << g->PositionText();
+    }
+  }
+}
+
+TEST(ChooseMove, CheckersSelfPlayFinishesWithoutShuffling) {
+  for (int seats : {2, 3}) {
+    auto g = *games::NewGame({game::Kind::kCheckers, {}, seats, 0});
+    int plies = 0;
+    while (!g->result().over && plies < 400 * seats) {
+      Request r;
+      r.level = 10;
+      r.budget_ms = 20;
+      r.seed = 1 + plies;
+      auto c = ChooseMove(*g, r);
+      ASSERT_TRUE(c.ok());
+      ASSERT_TRUE(g->Play(c->move).ok());
+      ++plies;
+    }
+    ASSERT_TRUE(g->result().over) << seats;
+    EXPECT_EQ(g->result().reason, "all_finished") << seats << " seats after " << plies;
   }
 }
 
