@@ -35,4 +35,4 @@ done
   { echo "rules_load.sh: the rules service did not become SERVING" >&2; cat "$LOG" >&2; exit 1; }
 
 "$BUILD/bin/rules_load" --target="127.0.0.1:$PORT" --seconds="$SECS" --inflight="$INFLIGHT" \
-  --threads="$THREADS" "$@"
+  --threads="$THREADS" --server_pid="$SVC_PID" "$@"

@@ -52,30 +52,12 @@ absl::StatusOr<game::Kind> RequireKind(v1::GameKind kind) {
                    " (use GAME_KIND_CHESS, GAME_KIND_SHOGI4 or GAME_KIND_CHECKERS)"));
 }
 
-// The one decode of a request. Anything wrong with the bytes is INVALID_ARGUMENT, whatever
-// an engine says, because the contract promises it.
-absl::StatusOr<GamePtr> DecodeState(const grpc::ServerContext& ctx, const std::string& bytes,
-                                    game::Kind expect) {
-  if (absl::Status s = Live(ctx); !s.ok()) return s;
-  if (bytes.empty()) {
-    return absl::InvalidArgumentError(
-        "state: empty (send back the state bytes of the last answer, unchanged)");
-  }
-  if (bytes.size() > game::kMaxStateBytes) {
-    return TooLong("state", bytes.size(), game::kMaxStateBytes);
-  }
+absl::StatusOr<GamePtr> Decode(const std::string& bytes, game::Kind expect) {
   auto g = games::Decode(bytes, expect);
   if (!g.ok() && g.status().code() != absl::StatusCode::kInvalidArgument) {
     return absl::InvalidArgumentError(absl::StrCat("state: ", g.status().message()));
   }
   return g;
-}
-
-absl::StatusOr<GamePtr> DecodeFor(const grpc::ServerContext& ctx, v1::GameKind kind,
-                                  const std::string& bytes) {
-  auto k = RequireKind(kind);
-  if (!k.ok()) return k.status();
-  return DecodeState(ctx, bytes, *k);
 }
 
 void AddEvents(const std::vector<game::Event>& events,
@@ -111,7 +93,8 @@ absl::Status GameOver(const Game& g) {
 
 }  // namespace
 
-RulesService::RulesService(prometheus::Registry& registry) {
+RulesService::RulesService(prometheus::Registry& registry, size_t cache_entries)
+    : cache_(cache_entries) {
   auto& moves = prometheus::BuildCounter()
                     .Name("tablero_rules_moves_total")
                     .Help("Moves applied by the rules service, by game kind")
@@ -132,6 +115,40 @@ RulesService::RulesService(prometheus::Registry& registry) {
     m.apply_seconds = &seconds.Add(labels, ApplyBuckets());
     ToProto(*info, catalogue_.add_games());
   }
+  auto& cache = prometheus::BuildCounter()
+                    .Name("tablero_rules_state_cache_total")
+                    .Help("State lookups in the decoded-state cache (a miss decodes)")
+                    .Register(registry);
+  cache_hits_ = &cache.Add({{"result", "hit"}});
+  cache_misses_ = &cache.Add({{"result", "miss"}});
+}
+
+absl::StatusOr<GamePtr> RulesService::Load(const grpc::ServerContext& ctx, const std::string& state,
+                                           game::Kind expect) {
+  if (absl::Status s = Live(ctx); !s.ok()) return s;
+  if (state.empty()) {
+    return absl::InvalidArgumentError(
+        "state: empty (send back the state bytes of the last answer, unchanged)");
+  }
+  if (state.size() > game::kMaxStateBytes) {
+    return TooLong("state", state.size(), game::kMaxStateBytes);
+  }
+  if (GamePtr hit = cache_.Find(state); hit != nullptr) {
+    // A state of another kind falls through to Decode, which says what is wrong.
+    if (expect == game::Kind::kUnknown || hit->kind() == expect) {
+      cache_hits_->Increment();
+      return hit;
+    }
+  }
+  if (cache_.enabled()) cache_misses_->Increment();
+  return Decode(state, expect);
+}
+
+absl::StatusOr<GamePtr> RulesService::LoadFor(const grpc::ServerContext& ctx, v1::GameKind kind,
+                                              const std::string& state) {
+  auto k = RequireKind(kind);
+  if (!k.ok()) return k.status();
+  return Load(ctx, state, *k);
 }
 
 grpc::Status RulesService::ListGames(grpc::ServerContext*, const v1::ListGamesRequest*,
@@ -171,6 +188,7 @@ grpc::Status RulesService::NewGame(grpc::ServerContext* ctx, const v1::NewGameRe
   resp->set_legal_move_count(static_cast<int>(game.LegalMoves().size()));
   ToProto(game.View(), resp->mutable_view());
   OptionsToProto(game.options(), resp->mutable_options());
+  cache_.Insert(resp->state(), std::move(*g));  // the first move will bring it back
   return grpc::Status::OK;
 }
 
@@ -179,7 +197,7 @@ grpc::Status RulesService::LegalMoves(grpc::ServerContext* ctx, const v1::LegalM
   if (req->from_square().size() > kMaxSquareText) {
     return ToGrpc(TooLong("from_square", req->from_square().size(), kMaxSquareText));
   }
-  auto g = DecodeFor(*ctx, req->kind(), req->state());
+  auto g = LoadFor(*ctx, req->kind(), req->state());
   if (!g.ok()) return ToGrpc(g.status());
   const Game& game = **g;
   std::vector<game::Move> moves;
@@ -194,6 +212,7 @@ grpc::Status RulesService::LegalMoves(grpc::ServerContext* ctx, const v1::LegalM
   for (const game::Move& m : moves) ToProto(m, resp->add_moves());
   resp->set_to_move(game.to_move());
   resp->set_ply(game.ply());
+  cache_.Insert(req->state(), std::move(*g));  // the move chosen comes with the same state
   return grpc::Status::OK;
 }
 
@@ -221,7 +240,7 @@ grpc::Status RulesService::ApplyMove(grpc::ServerContext* ctx, const v1::ApplyMo
     default:
       return ToGrpc(absl::InvalidArgumentError("no move given (set move_text or structured)"));
   }
-  auto g = DecodeState(*ctx, req->state(), *kind);
+  auto g = Load(*ctx, req->state(), *kind);
   if (!g.ok()) return ToGrpc(g.status());
   Game& game = **g;
   if (req->has_expected_ply() && req->expected_ply().value() != game.ply()) {
@@ -257,6 +276,7 @@ grpc::Status RulesService::ApplyMove(grpc::ServerContext* ctx, const v1::ApplyMo
   ToProto(std::move(view), resp->mutable_view());
   AddEvents(*events, resp->mutable_events());
   ToProto(game.result(), resp->mutable_result());
+  cache_.Insert(resp->state(), std::move(*g));
   return grpc::Status::OK;
 }
 
@@ -268,7 +288,7 @@ grpc::Status RulesService::ApplyAction(grpc::ServerContext* ctx, const v1::Apply
   if (!req->move_text().empty() && *action != game::Action::kClaimDraw) {
     return ToGrpc(absl::InvalidArgumentError("move_text is only for CLAIM_DRAW"));
   }
-  auto g = DecodeFor(*ctx, req->kind(), req->state());
+  auto g = LoadFor(*ctx, req->kind(), req->state());
   if (!g.ok()) return ToGrpc(g.status());
   Game& game = **g;
   if (req->seat() < 0 || req->seat() >= game.seats()) {
@@ -285,6 +305,7 @@ grpc::Status RulesService::ApplyAction(grpc::ServerContext* ctx, const v1::Apply
   ToProto(game.View(), resp->mutable_view());
   AddEvents(*events, resp->mutable_events());
   ToProto(game.result(), resp->mutable_result());
+  cache_.Insert(resp->state(), std::move(*g));
   return grpc::Status::OK;
 }
 
@@ -297,7 +318,7 @@ grpc::Status RulesService::ValidateState(grpc::ServerContext* ctx,
     if (!k.ok()) return ToGrpc(k.status());
     expect = *k;
   }
-  auto g = DecodeState(*ctx, req->state(), expect);
+  auto g = Load(*ctx, req->state(), expect);
   if (!g.ok()) return ToGrpc(g.status());
   const Game& game = **g;
   resp->set_kind(ToProto(game.kind()));
@@ -305,6 +326,7 @@ grpc::Status RulesService::ValidateState(grpc::ServerContext* ctx,
   ToProto(game.result(), resp->mutable_result());
   resp->set_seats(game.seats());
   OptionsToProto(game.options(), resp->mutable_options());
+  cache_.Insert(req->state(), std::move(*g));
   return grpc::Status::OK;
 }
 
@@ -327,7 +349,7 @@ grpc::Status RulesService::Export(grpc::ServerContext* ctx, const v1::ExportRequ
           TooLong("PGN tag name or value", std::max(name.size(), value.size()), kMaxPgnTagText));
     }
   }
-  auto g = DecodeState(*ctx, req->state(), *kind);
+  auto g = Load(*ctx, req->state(), *kind);
   if (!g.ok()) return ToGrpc(g.status());
   if (*kind != game::Kind::kChess) {
     return ToGrpc(

@@ -11,6 +11,9 @@
 #include <array>
 #include <cstddef>
 
+#include "absl/status/statusor.h"
+#include "libs/game/game.h"
+#include "services/rules/state_cache.h"
 #include "tablero/v1/rules.grpc.pb.h"
 
 namespace tablero::rules {
@@ -28,8 +31,10 @@ inline constexpr size_t kMaxPgnTagText = 256;
 class RulesService final : public tablero::v1::Rules::Service {
  public:
   // Registers tablero_rules_moves_total, tablero_rules_illegal_moves_total and
-  // tablero_rules_apply_seconds, each labelled by kind ("chess", "shogi4", "checkers").
-  explicit RulesService(prometheus::Registry& registry);
+  // tablero_rules_apply_seconds, each labelled by kind ("chess", "shogi4", "checkers"), and
+  // tablero_rules_state_cache_total{result="hit"|"miss"}. `cache_entries` bounds the
+  // decoded-state cache (0: always decode).
+  RulesService(prometheus::Registry& registry, size_t cache_entries);
 
   grpc::Status ListGames(grpc::ServerContext* ctx, const v1::ListGamesRequest* req,
                          v1::ListGamesResponse* resp) override;
@@ -56,7 +61,17 @@ class RulesService final : public tablero::v1::Rules::Service {
     prometheus::Counter* illegal = nullptr;
     prometheus::Histogram* apply_seconds = nullptr;
   };
+  // The one decode of a request (or a cache hit). Anything wrong with the bytes is
+  // INVALID_ARGUMENT; `expect` kUnknown accepts any kind.
+  absl::StatusOr<std::unique_ptr<game::Game>> Load(const grpc::ServerContext& ctx,
+                                                   const std::string& state, game::Kind expect);
+  absl::StatusOr<std::unique_ptr<game::Game>> LoadFor(const grpc::ServerContext& ctx,
+                                                      v1::GameKind kind, const std::string& state);
+
   std::array<KindMetrics, 4> metrics_;
+  prometheus::Counter* cache_hits_ = nullptr;
+  prometheus::Counter* cache_misses_ = nullptr;
+  StateCache cache_;
   v1::ListGamesResponse catalogue_;  // built once: the tables never change
 };
 
