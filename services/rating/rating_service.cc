@@ -55,11 +55,14 @@ RatingService::RatingService(Store* store, prometheus::Registry& registry) : sto
                       .Register(registry);
   updates_[0] = nullptr;
   for (int p = 1; p <= kPools; ++p) updates_[p] = &updates.Add({{"pool", PoolName(p)}});
-  retries_ = &prometheus::BuildCounter()
-                  .Name("tablero_rating_tx_retries_total")
-                  .Help("Rating transactions retried after a serialization failure or deadlock")
-                  .Register(registry)
-                  .Add({});
+  auto& retries = prometheus::BuildCounter()
+                      .Name("tablero_rating_tx_retries_total")
+                      .Help(
+                          "Rating transactions run again: reason=new_player (a new player's "
+                          "first games raced), deadlock (never expected), other")
+                      .Register(registry);
+  retry_new_player_ = &retries.Add({{"reason", "new_player"}});
+  retry_deadlock_ = &retries.Add({{"reason", "deadlock"}});
 }
 
 grpc::Status RatingService::ReportGame(grpc::ServerContext*, const v1::ReportGameRequest* req,
@@ -85,7 +88,10 @@ grpc::Status RatingService::ReportGame(grpc::ServerContext*, const v1::ReportGam
     }
     return ToGrpc(applied.status());
   }
-  if (applied->attempts > 1) retries_->Increment(applied->attempts - 1);
+  if (applied->attempts > 1) {
+    retry_deadlock_->Increment(applied->deadlocks);
+    retry_new_player_->Increment(applied->attempts - 1 - applied->deadlocks);
+  }
   if (applied->applied_now) {
     applied_->Increment();
     updates_[report->pool]->Increment();

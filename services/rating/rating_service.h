@@ -3,7 +3,7 @@
 // server's registry:
 //   tablero_rating_reports_total{result="applied|replay|unranked|invalid|error"}
 //   tablero_rating_updates_total{pool}          games applied, per rating pool
-//   tablero_rating_tx_retries_total             transactions Postgres made us retry
+//   tablero_rating_tx_retries_total{reason="new_player|deadlock"}  transactions run again
 #ifndef TABLERO_SERVICES_RATING_RATING_SERVICE_H_
 #define TABLERO_SERVICES_RATING_RATING_SERVICE_H_
 
@@ -37,7 +37,8 @@ class RatingService final : public tablero::v1::Rating::Service {
   prometheus::Counter* unranked_;
   prometheus::Counter* invalid_;
   prometheus::Counter* error_;
-  prometheus::Counter* retries_;
+  prometheus::Counter* retry_new_player_;
+  prometheus::Counter* retry_deadlock_;
   prometheus::Counter* updates_[kPools + 1];  // by pool number; [0] unused
 };
 

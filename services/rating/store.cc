@@ -38,44 +38,57 @@ std::string Quote(pqxx::transaction_base& t, const std::string& s) {
   return absl::StrCat("'", t.esc(s), "'");
 }
 
-// Claims the game id, then creates missing rating rows with the initial values and locks
-// every row of the game, in one canonical order ("C" collation of the player ids). When
-// the game id is taken (applied before, or being applied right now by another call that
-// this one waits for), no rating row is touched and no row comes back. DO UPDATE (a
-// no-op write of an unindexed column, so usually a HOT update) is what locks an existing
-// row and returns its latest committed values.
+// Claims the game id, then locks the players' existing rating rows in one canonical
+// order ("C" collation of the player ids; the lock is taken as each sorted row is
+// emitted). The first column says whether this call claimed the game; when the id is
+// taken (applied before, or being applied right now by another call that this one waits
+// for on the unique index) no rating row is locked. Always at least one row comes back;
+// player columns are NULL when no player has a rating row yet.
 const char kClaim[] =
-    "WITH g AS (INSERT INTO rating.games (game_id, kind, pool, seats, finished_at) "
-    "  VALUES ($6, $7, $2, $8, " TS_FROM_US("$9") ") "
-    "  ON CONFLICT (game_id) DO NOTHING RETURNING 1) "
-    "INSERT INTO rating.ratings AS r (player_id, pool, rating, rd, volatility, games) "
-    "SELECT p, $2, $3::float8, $4::float8, $5::float8, 0 "
-    "FROM unnest($1::text[]) AS p WHERE EXISTS (SELECT 1 FROM g) ORDER BY p COLLATE \"C\" "
-    "ON CONFLICT (player_id, pool) DO UPDATE SET volatility = r.volatility "
-    "RETURNING r.player_id, float8send(r.rating), float8send(r.rd), float8send(r.volatility)";
+    "WITH g AS (INSERT INTO rating.games (game_id, kind, pool, seats, finished_at, players, "
+    "  places, teams) VALUES ($5, $6, $2, $7, " TS_FROM_US("$8") ", $1::text[], $3::int[], "
+    "  $4::int[]) ON CONFLICT (game_id) DO NOTHING RETURNING 1), "
+    "l AS (SELECT player_id, rating, rd, volatility FROM rating.ratings "
+    "  WHERE pool = $2 AND player_id = ANY($1::text[]) AND EXISTS (SELECT 1 FROM g) "
+    "  ORDER BY player_id FOR UPDATE) "
+    "SELECT (SELECT count(*) FROM g), l.player_id, float8send(l.rating), float8send(l.rd), "
+    "  float8send(l.volatility) FROM (VALUES (1)) AS one LEFT JOIN l ON true";
 
-// New ratings and the per-seat results, in one statement.
+// New ratings (updates of the locked rows, inserts of new players in canonical order) and
+// the per-seat results, in one statement. A new player inserted meanwhile by another game
+// (his first two games at once) makes the insert do nothing: rating.retry() then aborts
+// the transaction with a serialization failure and Apply starts over, locking his row.
 const char kWrite[] =
     "WITH v AS (SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], "
     "  $5::float8[], $6::float8[], $7::float8[], $8::int[], $9::int[], $10::float8[], "
-    "  $11::bool[]) WITH ORDINALITY "
-    "  AS v(player_id, b_r, b_rd, b_v, a_r, a_rd, a_v, place, team, score, prov, seat)), "
+    "  $11::bool[], $16::bool[]) WITH ORDINALITY "
+    "  AS v(player_id, b_r, b_rd, b_v, a_r, a_rd, a_v, place, team, score, prov, new, seat)), "
     "u AS (UPDATE rating.ratings r SET rating = v.a_r, rd = v.a_rd, volatility = v.a_v, "
     "  games = r.games + 1, last_game_at = greatest(r.last_game_at, " TS_FROM_US("$14") ") "
-    "  FROM v WHERE r.pool = $12 AND r.player_id = v.player_id) "
-    "INSERT INTO rating.results (game_id, seat, player_id, pool, place, team, score, "
+    "  FROM v WHERE NOT v.new AND r.pool = $12 AND r.player_id = v.player_id), "
+    "i AS (INSERT INTO rating.ratings (player_id, pool, rating, rd, volatility, games, "
+    "  last_game_at) SELECT v.player_id, $12, v.a_r, v.a_rd, v.a_v, 1, " TS_FROM_US("$14") " "
+    "  FROM v WHERE v.new ORDER BY v.player_id COLLATE \"C\" "
+    "  ON CONFLICT (player_id, pool) DO NOTHING RETURNING 1), "
+    "h AS (INSERT INTO rating.results (game_id, seat, player_id, pool, place, team, score, "
     "  provisional, before_rating, before_rd, before_vol, after_rating, after_rd, after_vol, "
     "  finished_at, seats) "
-    "SELECT $13, v.seat - 1, v.player_id, $12, v.place, v.team, v.score, v.prov, v.b_r, "
-    "  v.b_rd, v.b_v, v.a_r, v.a_rd, v.a_v, " TS_FROM_US("$14") ", $15 FROM v";
+    "  SELECT $13, v.seat - 1, v.player_id, $12, v.place, v.team, v.score, v.prov, v.b_r, "
+    "  v.b_rd, v.b_v, v.a_r, v.a_rd, v.a_v, " TS_FROM_US("$14") ", $15 FROM v) "
+    "SELECT CASE WHEN (SELECT count(*) FROM i) <> $17 THEN rating.retry() END";
 
-const char kLoadGame[] = "SELECT kind, pool FROM rating.games WHERE game_id = $1";
+// A replay: the stored content (to compare) and the changes recorded, found through the
+// history index (player, pool, time, game).
+const char kLoadGame[] =
+    "SELECT kind, pool, " US_FROM_TS("finished_at") ", u.p, u.pl, u.tm "
+    "FROM rating.games, unnest(players, places, teams) WITH ORDINALITY AS u(p, pl, tm, i) "
+    "WHERE game_id = $1 ORDER BY u.i";
 const char kLoadResults[] =
     "SELECT seat, player_id, place, team, float8send(score), provisional, "
-    "float8send(before_rating), "
-    "float8send(before_rd), float8send(before_vol), float8send(after_rating), "
-    "float8send(after_rd), float8send(after_vol) "
-    "FROM rating.results WHERE game_id = $1 ORDER BY seat";
+    "float8send(before_rating), float8send(before_rd), float8send(before_vol), "
+    "float8send(after_rating), float8send(after_rd), float8send(after_vol) "
+    "FROM rating.results WHERE player_id = ANY($1::text[]) AND pool = $2 "
+    "AND finished_at = " TS_FROM_US("$3") " AND game_id = $4 ORDER BY seat";
 
 const char kStandings[] =
     "SELECT pool, float8send(rating), float8send(rd), float8send(volatility), games, "
@@ -130,17 +143,24 @@ absl::Status Read(pg::Pool* pool, Fn fn) {
 
 absl::StatusOr<Applied> Store::Apply(const Report& r) {
   absl::Status last;
+  int deadlocks = 0;
   for (int attempt = 1; attempt <= 5; ++attempt) {
     auto conn = pool_->Acquire();
     if (!conn.ok()) return conn.status();
     Applied out;
     out.attempts = attempt;
+    out.deadlocks = deadlocks;
     try {
       pqxx::nontransaction n(**conn);
       last = ApplyTx(n, r, &out);  // ends its transaction whatever it returns
       if (last.ok()) return out;
     } catch (const std::exception& e) {
-      last = pg::FromException(e);
+      deadlocks += dynamic_cast<const pqxx::deadlock_detected*>(&e) != nullptr;
+      // libpqxx 6 throws serialization failures and deadlocks as transaction_rollback,
+      // which is not an sql_error, so pg::FromException would not see their SQLSTATE.
+      last = dynamic_cast<const pqxx::transaction_rollback*>(&e) != nullptr
+                 ? absl::AbortedError(absl::StrCat("database: ", e.what()))
+                 : pg::FromException(e);
       // Leave no (failed) transaction open on a pooled connection.
       try {
         pqxx::nontransaction n(**conn);
@@ -165,27 +185,30 @@ absl::Status Store::ApplyTx(pqxx::transaction_base& t, const Report& r, Applied*
   for (const ReportSeat& s : r.seats) players.push_back(s.player);
   const std::string quoted_players = Quote(t, SqlTextArray(players));
   const std::string pool = absl::StrCat(r.pool), us = absl::StrCat(r.finished_us);
+  std::vector<int> place, team;
+  for (const ReportSeat& s : r.seats) place.push_back(s.place), team.push_back(s.team);
   pqxx::result locked = t.exec(absl::StrCat(
       "BEGIN; ",
-      Bind(kClaim, {quoted_players, pool, Quote(t, SqlFloat(config_.initial_rating)),
-                    Quote(t, SqlFloat(config_.initial_rd)), Quote(t, SqlFloat(config_.initial_vol)),
+      Bind(kClaim, {quoted_players, pool, Quote(t, SqlIntArray(place)), Quote(t, SqlIntArray(team)),
                     Quote(t, r.game_id), absl::StrCat(r.kind), absl::StrCat(n), us})));
-  if (locked.empty()) {
+  if (locked.empty() || locked[0][0].as<int>() == 0) {
     absl::Status s = LoadApplied(t, r, out);
     t.exec("ROLLBACK");  // nothing was written
     return s;
   }
   absl::flat_hash_map<std::string, glicko2::Player> before;
-  for (const pqxx::row& row : locked) before[row[0].c_str()] = PlayerAt(row, 1);
-
+  for (const pqxx::row& row : locked) {
+    if (!row[1].is_null()) before[row[1].c_str()] = PlayerAt(row, 2);
+  }
   std::vector<glicko2::Seat> seats(n);
+  std::vector<bool> fresh(n);
+  int fresh_count = 0;
   for (int i = 0; i < n; ++i) {
     auto it = before.find(r.seats[i].player);
-    if (it == before.end()) {
-      t.exec("ROLLBACK");
-      return absl::InternalError("rating row missing after locking it");
-    }
-    seats[i] = {it->second, r.seats[i].place, r.seats[i].team};
+    fresh[i] = it == before.end();
+    fresh_count += fresh[i];
+    seats[i] = {fresh[i] ? glicko2::Initial(config_) : it->second, r.seats[i].place,
+                r.seats[i].team};
   }
   absl::StatusOr<std::vector<glicko2::Player>> after = glicko2::RateGame(seats, config_);
   if (!after.ok()) {
@@ -194,7 +217,6 @@ absl::Status Store::ApplyTx(pqxx::transaction_base& t, const Report& r, Applied*
   }
 
   std::vector<double> br, brd, bv, ar, ard, av, score;
-  std::vector<int> place, team;
   std::vector<bool> prov;
   for (int i = 0; i < n; ++i) {
     Change c;
@@ -207,7 +229,6 @@ absl::Status Store::ApplyTx(pqxx::transaction_base& t, const Report& r, Applied*
     br.push_back(c.before.rating), brd.push_back(c.before.rd), bv.push_back(c.before.vol);
     ar.push_back(c.after.rating), ard.push_back(c.after.rd), av.push_back(c.after.vol);
     score.push_back(c.score), prov.push_back(c.provisional);
-    place.push_back(r.seats[i].place), team.push_back(r.seats[i].team);
     out->changes.push_back(std::move(c));
   }
   t.exec(absl::StrCat(
@@ -216,22 +237,29 @@ absl::Status Store::ApplyTx(pqxx::transaction_base& t, const Report& r, Applied*
             Quote(t, SqlFloatArray(bv)), Quote(t, SqlFloatArray(ar)), Quote(t, SqlFloatArray(ard)),
             Quote(t, SqlFloatArray(av)), Quote(t, SqlIntArray(place)), Quote(t, SqlIntArray(team)),
             Quote(t, SqlFloatArray(score)), Quote(t, SqlBoolArray(prov)), pool, Quote(t, r.game_id),
-            us, absl::StrCat(n)}),
+            us, absl::StrCat(n), Quote(t, SqlBoolArray(fresh)), absl::StrCat(fresh_count)}),
       "; COMMIT"));
   out->applied_now = true;
   return absl::OkStatus();
 }
 
-absl::Status Store::LoadApplied(pqxx::transaction_base& w, const Report& r, Applied* out) {
-  pqxx::result g = w.exec_params(kLoadGame, r.game_id);
-  pqxx::result rows = w.exec_params(kLoadResults, r.game_id);
+absl::Status Store::LoadApplied(pqxx::transaction_base& t, const Report& r, Applied* out) {
+  pqxx::result g = t.exec(Bind(kLoadGame, {Quote(t, r.game_id)}));
   if (g.empty()) return absl::InternalError("game row vanished");
   Report stored;
   stored.game_id = r.game_id;
   stored.kind = g[0][0].as<int>();
   stored.pool = g[0][1].as<int>();
+  const std::string us = g[0][2].c_str();
+  std::vector<std::string> players;
+  for (const pqxx::row& row : g) {
+    stored.seats.push_back({row[3].c_str(), row[4].as<int>(), row[5].as<int>()});
+    players.push_back(row[3].c_str());
+  }
+  pqxx::result rows =
+      t.exec(Bind(kLoadResults, {Quote(t, SqlTextArray(players)), absl::StrCat(stored.pool), us,
+                                 Quote(t, r.game_id)}));
   for (const pqxx::row& row : rows) {
-    stored.seats.push_back({row[1].c_str(), row[2].as<int>(), row[3].as<int>()});
     Change c;
     c.seat = row[0].as<int>();
     c.player = row[1].c_str();

@@ -33,7 +33,8 @@ struct Change {
 struct Applied {
   std::vector<Change> changes;  // in seat order
   bool applied_now = false;
-  int attempts = 0;  // transaction attempts (more than 1: Postgres asked for a retry)
+  int attempts = 0;   // transaction attempts (more than 1: Postgres asked for a retry)
+  int deadlocks = 0;  // of the failed attempts, those Postgres ended as deadlocks
 };
 
 struct Standing {

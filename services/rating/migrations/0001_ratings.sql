@@ -23,18 +23,23 @@ CREATE TABLE ratings (
 CREATE INDEX ratings_leaderboard ON ratings (pool, rating DESC, games DESC, player_id)
   WHERE rd <= 150;
 
--- Every rated game, once: the key that makes reports idempotent.
+-- Every rated game, once: the key that makes reports idempotent, and the reported
+-- content (players, places, teams in seat order) a replay is compared with.
 CREATE TABLE games (
   game_id text COLLATE "C" PRIMARY KEY,
   kind smallint NOT NULL,
   pool smallint NOT NULL,
   seats smallint NOT NULL,
   finished_at timestamptz NOT NULL,
+  players text[] NOT NULL,
+  places int[] NOT NULL,
+  teams int[] NOT NULL,
   applied_at timestamptz NOT NULL DEFAULT now()
 );
 
 -- One row per seat of a rated game: the change recorded (returned again on a replay) and
--- the player's rating history.
+-- the player's rating history. Found by player (history, and replays through the
+-- game's player list), so the one index serves both.
 CREATE TABLE results (
   game_id text COLLATE "C" NOT NULL,
   seat smallint NOT NULL,
@@ -51,7 +56,13 @@ CREATE TABLE results (
   after_rd float8 NOT NULL,
   after_vol float8 NOT NULL,
   finished_at timestamptz NOT NULL,
-  seats smallint NOT NULL,
-  PRIMARY KEY (game_id, seat)
+  seats smallint NOT NULL
 );
 CREATE INDEX results_history ON results (player_id, pool, finished_at DESC, game_id DESC);
+
+-- Raised by the apply statement when it finds a player created by a concurrent game: a
+-- serialization failure, which the service answers by running the transaction again.
+CREATE FUNCTION retry() RETURNS integer LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'a new player was rated concurrently; retrying' USING ERRCODE = '40001';
+END $$;
