@@ -1,0 +1,79 @@
+// Resign, draw offers and answers, FIDE draw claims: validated by the rules service and
+// committed like moves (same version check, same events).
+#include "absl/strings/str_cat.h"
+#include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/store.h"
+
+namespace tablero::matchmaking {
+
+grpc::Status MatchmakingService::Act(grpc::ServerContext* ctx, const std::string& game_id,
+                                     v1::Action action, const std::string& move_text,
+                                     const google::protobuf::Int32Value* expected_ply,
+                                     v1::GameActionResponse* resp) {
+  auto caller = Authenticate(ctx, true);
+  if (!caller.ok()) return ToGrpc(caller.status());
+  if (auto s = CheckId("game_id", game_id); !s.ok()) return ToGrpc(s);
+  if (move_text.size() > 256) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "move_text: too long");
+  }
+  GameRow g;
+  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    auto r = ReadGame(w, game_id);
+    if (!r.ok()) return r.status();
+    g = std::move(*r);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return ToGrpc(s);
+  int seat = g.SeatOf(caller->id);
+  if (seat < 0) return ToGrpc(absl::PermissionDeniedError("you hold no seat in this game"));
+  if (g.over) return ToGrpc(absl::FailedPreconditionError("the game is over"));
+  if (expected_ply != nullptr && expected_ply->value() != g.ply) {
+    return ToGrpc(absl::AbortedError(absl::StrCat("stale claim: the game is at ply ", g.ply)));
+  }
+  if (action == v1::RESIGN && g.kind == v1::GAME_KIND_SHOGI4) {
+    return ToGrpc(absl::FailedPreconditionError("four-player shogi has no resignation"));
+  }
+  if (action != v1::RESIGN && g.kind != v1::GAME_KIND_CHESS) {
+    return ToGrpc(absl::FailedPreconditionError("draw offers and claims exist only in chess"));
+  }
+  auto applied = RulesAction(g, seat, action, move_text);
+  if (!applied.ok()) {
+    // The rules say INVALID_ARGUMENT only for malformed claim move text here.
+    return ToGrpc(applied.status());
+  }
+  s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    resp->Clear();
+    return Commit(w, g, seat, *applied, false, resp->mutable_game()).status();
+  });
+  if (!s.ok()) return ToGrpc(s);
+  if (applied->moved) metrics_->moves[g.kind]->Increment();
+  for (const auto& e : applied->events) *resp->add_events() = e;
+  return grpc::Status::OK;
+}
+
+grpc::Status MatchmakingService::Resign(grpc::ServerContext* ctx, const v1::ResignRequest* req,
+                                        v1::GameActionResponse* resp) {
+  return Act(ctx, req->game_id(), v1::RESIGN, "", nullptr, resp);
+}
+
+grpc::Status MatchmakingService::OfferDraw(grpc::ServerContext* ctx,
+                                           const v1::OfferDrawRequest* req,
+                                           v1::GameActionResponse* resp) {
+  return Act(ctx, req->game_id(), v1::OFFER_DRAW, "", nullptr, resp);
+}
+
+grpc::Status MatchmakingService::RespondDraw(grpc::ServerContext* ctx,
+                                             const v1::RespondDrawRequest* req,
+                                             v1::GameActionResponse* resp) {
+  return Act(ctx, req->game_id(), req->accept() ? v1::ACCEPT_DRAW : v1::DECLINE_DRAW, "", nullptr,
+             resp);
+}
+
+grpc::Status MatchmakingService::ClaimDraw(grpc::ServerContext* ctx,
+                                           const v1::ClaimDrawRequest* req,
+                                           v1::GameActionResponse* resp) {
+  return Act(ctx, req->game_id(), v1::CLAIM_DRAW, req->move_text(),
+             req->has_expected_ply() ? &req->expected_ply() : nullptr, resp);
+}
+
+}  // namespace tablero::matchmaking

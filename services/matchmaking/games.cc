@@ -1,0 +1,226 @@
+// Games: StartGame, Rematch, GetGame, MakeMove, ListLegalMoves.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/room_store.h"
+#include "services/matchmaking/store.h"
+
+namespace tablero::matchmaking {
+
+namespace {
+
+std::vector<std::string> PlayerMembers(const v1::Room& room) {
+  std::vector<std::string> out;
+  for (const auto& m : room.members()) {
+    if (m.role() == v1::Member::PLAYER) out.push_back(m.player_id());
+  }
+  return out;
+}
+
+int AutoSeats(const v1::Room& room, int humans, SeatRange range) {
+  if (room.settings().seat_count() != 0) return room.settings().seat_count();
+  return std::clamp(humans, range.min, range.max);
+}
+
+absl::Status CheckRanked(const v1::Room& room, const std::vector<std::string>& seats) {
+  if (!room.settings().ranked()) return absl::OkStatus();
+  for (const auto& p : seats) {
+    if (p.empty()) {
+      return absl::FailedPreconditionError(
+          "a ranked game needs every seat to start human: invite more players or turn ranked off");
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status MatchmakingService::StartIn(pqxx::transaction_base& w, const v1::Room& room,
+                                         const std::vector<std::string>& seats, int first_seat,
+                                         v1::Game* out) {
+  if (auto s = CheckRanked(room, seats); !s.ok()) return s;
+  v1::NewGameRequest ng;
+  ng.set_kind(room.kind());
+  *ng.mutable_options() = room.settings().options();
+  ng.set_seats(static_cast<int>(seats.size()));
+  ng.set_first_seat(room.kind() == v1::GAME_KIND_CHESS ? 0 : first_seat);
+  auto created = RulesNewGame(ng);
+  if (!created.ok()) {
+    if (created.status().code() == absl::StatusCode::kInvalidArgument) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("the chosen options do not allow a game for ", seats.size(),
+                       " seats: ", created.status().message()));
+    }
+    return created.status();
+  }
+  return CreateGame(w, room, seats, ng.first_seat(), *created, out);
+}
+
+grpc::Status MatchmakingService::StartGame(grpc::ServerContext* ctx,
+                                           const v1::StartGameRequest* req, v1::Game* resp) {
+  auto caller = Authenticate(ctx, true);
+  if (!caller.ok()) return ToGrpc(caller.status());
+  if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
+  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    v1::Room room;
+    if (auto st = LoadRoom(w, req->room_id(), &room, true); !st.ok()) return st;
+    if (room.host_player_id() != caller->id) {
+      return absl::PermissionDeniedError("only the host may start the game");
+    }
+    if (room.state() != v1::Room::LOBBY) {
+      return absl::FailedPreconditionError(room.state() == v1::Room::PLAYING
+                                               ? "a game is already running"
+                                               : "the room has played: use Rematch");
+    }
+    auto range = Seats(room.kind());
+    if (!range.ok()) return range.status();
+    std::vector<std::string> humans = PlayerMembers(room);
+    int n = AutoSeats(room, static_cast<int>(humans.size()), *range);
+    std::vector<std::string> seats(n);
+    for (int i = 0; i < n && i < static_cast<int>(humans.size()); ++i) seats[i] = humans[i];
+    return StartIn(w, room, seats, room.settings().first_seat() % n, resp);
+  });
+  return ToGrpc(s);
+}
+
+grpc::Status MatchmakingService::Rematch(grpc::ServerContext* ctx, const v1::RematchRequest* req,
+                                         v1::Game* resp) {
+  auto caller = Authenticate(ctx, true);
+  if (!caller.ok()) return ToGrpc(caller.status());
+  if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
+  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    v1::Room room;
+    if (auto st = LoadRoom(w, req->room_id(), &room, true); !st.ok()) return st;
+    if (room.host_player_id() != caller->id) {
+      return absl::PermissionDeniedError("only the host may start a rematch");
+    }
+    if (room.state() != v1::Room::FINISHED) {
+      return absl::FailedPreconditionError(room.state() == v1::Room::PLAYING
+                                               ? "a game is still running"
+                                               : "no game has been played yet: use StartGame");
+    }
+    v1::Game prev;
+    if (auto st = LoadGame(w, room.current_game_id(), &prev); !st.ok()) return st;
+    auto range = Seats(room.kind());
+    if (!range.ok()) return range.status();
+    std::vector<std::string> humans = PlayerMembers(room);
+    int n = AutoSeats(room, static_cast<int>(humans.size()), *range);
+    std::vector<std::string> seats(n);
+    auto member = [&](const std::string& id) {
+      for (const auto& m : room.members()) {
+        if (m.player_id() == id) return true;
+      }
+      return false;
+    };
+    if (n == prev.seats_size()) {
+      // Players keep their seats where they can.
+      for (int i = 0; i < n; ++i) {
+        if (member(prev.seats(i).player_id())) seats[i] = prev.seats(i).player_id();
+      }
+    }
+    for (const std::string& h : humans) {
+      if (std::find(seats.begin(), seats.end(), h) != seats.end()) continue;
+      auto empty = std::find(seats.begin(), seats.end(), std::string());
+      if (empty == seats.end()) break;
+      *empty = h;
+    }
+    bool rotate = room.settings().options().count("rotate_first_player") == 0 ||
+                  room.settings().options().at("rotate_first_player") != "off";
+    int first = room.settings().first_seat() % n;
+    if (rotate) {
+      if (room.kind() == v1::GAME_KIND_CHESS) {
+        std::swap(seats[0], seats[1]);  // colours swap: seat 0 is always White
+        first = 0;
+      } else {
+        first = (prev.first_seat() + 1) % n;
+      }
+    }
+    return StartIn(w, room, seats, first, resp);
+  });
+  return ToGrpc(s);
+}
+
+grpc::Status MatchmakingService::GetGame(grpc::ServerContext*, const v1::GetGameRequest* req,
+                                         v1::Game* resp) {
+  if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
+  return ToGrpc(pool_.Tx([&](pqxx::work& w) { return LoadGame(w, req->game_id(), resp); }));
+}
+
+grpc::Status MatchmakingService::MakeMove(grpc::ServerContext* ctx, const v1::MakeMoveRequest* req,
+                                          v1::MakeMoveResponse* resp) {
+  auto caller = Authenticate(ctx, true);
+  if (!caller.ok()) return ToGrpc(caller.status());
+  if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
+  if (req->move_text().empty() || req->move_text().size() > 256) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "move_text: empty or longer than 256 characters");
+  }
+  if (req->expected_ply() < 0) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "expected_ply: must be >= 0");
+  }
+  GameRow g;
+  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    auto r = ReadGame(w, req->game_id());
+    if (!r.ok()) return r.status();
+    g = std::move(*r);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return ToGrpc(s);
+  int seat = g.SeatOf(caller->id);
+  if (seat < 0) return ToGrpc(absl::PermissionDeniedError("you hold no seat in this game"));
+  if (g.over) return ToGrpc(absl::FailedPreconditionError("the game is over"));
+  if (req->expected_ply() != g.ply) {
+    return ToGrpc(absl::AbortedError(
+        absl::StrCat("stale move: the game is at ply ", g.ply, ", not ", req->expected_ply())));
+  }
+  if (g.to_move != seat) {
+    return ToGrpc(absl::FailedPreconditionError(
+        absl::StrCat("not your turn: seat ", g.to_move, " is to move")));
+  }
+  auto applied = RulesMove(g, req->move_text(), nullptr);
+  if (!applied.ok()) return ToGrpc(applied.status());
+  s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    resp->Clear();
+    auto ev = Commit(w, g, seat, *applied, false, resp->mutable_game());
+    if (!ev.ok()) return ev.status();
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return ToGrpc(s);
+  metrics_->moves[g.kind]->Increment();
+  *resp->mutable_move() = applied->move;
+  for (const auto& e : applied->events) *resp->add_events() = e;
+  return grpc::Status::OK;
+}
+
+grpc::Status MatchmakingService::ListLegalMoves(grpc::ServerContext*,
+                                                const v1::ListLegalMovesRequest* req,
+                                                v1::ListLegalMovesResponse* resp) {
+  if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
+  if (req->from_square().size() > 16) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "from_square: too long");
+  }
+  GameRow g;
+  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    auto r = ReadGame(w, req->game_id());
+    if (!r.ok()) return r.status();
+    g = std::move(*r);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return ToGrpc(s);
+  if (!g.show_legal_moves && !g.over) {
+    return ToGrpc(absl::PermissionDeniedError("the room's \"show_legal_moves\" option is off"));
+  }
+  resp->set_ply(g.ply);
+  if (g.over) {
+    resp->set_to_move(-1);
+    return grpc::Status::OK;
+  }
+  auto legal = RulesLegal(g, req->from_square());
+  if (!legal.ok()) return ToGrpc(legal.status());
+  *resp->mutable_moves() = legal->moves();
+  resp->set_to_move(legal->to_move());
+  return grpc::Status::OK;
+}
+
+}  // namespace tablero::matchmaking

@@ -1,0 +1,107 @@
+#include "services/matchmaking/hub.h"
+
+#include <pqxx/pqxx>
+
+#include "libs/pg/pool.h"
+#include "libs/service/log.h"
+
+namespace tablero::matchmaking {
+namespace {
+
+class Receiver : public pqxx::notification_receiver {
+ public:
+  Receiver(pqxx::connection_base& c, Hub* hub)
+      : pqxx::notification_receiver(c, kChannel), hub_(hub) {}
+  void operator()(const std::string& payload, int) override { hub_->Poke(payload); }
+
+ private:
+  Hub* hub_;
+};
+
+}  // namespace
+
+void Hub::Start() {
+  thread_ = std::thread([this] { Run(); });
+}
+
+void Hub::Stop() {
+  stop_ = true;
+  if (thread_.joinable()) thread_.join();
+  PokeAll();
+}
+
+std::unique_ptr<Hub::Sub> Hub::Subscribe(const std::string& room) {
+  auto sub = std::make_unique<Sub>();
+  sub->hub_ = this;
+  sub->room_ = room;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& e = rooms_[room];
+  if (e == nullptr) e = std::make_shared<Sub::Entry>();
+  sub->entry_ = e;
+  std::lock_guard<std::mutex> l2(e->mu);
+  ++e->watchers;
+  sub->seen_ = e->version;
+  return sub;
+}
+
+Hub::Sub::~Sub() {
+  std::lock_guard<std::mutex> lock(hub_->mu_);
+  std::lock_guard<std::mutex> l2(entry_->mu);
+  if (--entry_->watchers == 0) hub_->rooms_.erase(room_);
+}
+
+void Hub::Sub::Wait(absl::Duration timeout) {
+  std::unique_lock<std::mutex> lock(entry_->mu);
+  entry_->cv.wait_for(lock, absl::ToChronoMilliseconds(timeout),
+                      [this] { return entry_->version != seen_; });
+  seen_ = entry_->version;
+}
+
+void Hub::Poke(const std::string& room) {
+  std::shared_ptr<Sub::Entry> e;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = rooms_.find(room);
+    if (it == rooms_.end()) return;
+    e = it->second;
+  }
+  std::lock_guard<std::mutex> lock(e->mu);
+  ++e->version;
+  e->cv.notify_all();
+}
+
+void Hub::PokeAll() {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [room, e] : rooms_) {
+    std::lock_guard<std::mutex> l2(e->mu);
+    ++e->version;
+    e->cv.notify_all();
+  }
+}
+
+void Hub::Run() {
+  int backoff_ms = 100;
+  while (!stop_) {
+    auto conn = pg::Connect(url_);
+    if (!conn.ok()) {
+      service::LogWarn("event listener cannot connect; retrying",
+                       {{"error", std::string(conn.status().message())}});
+      for (int w = 0; w < backoff_ms && !stop_; w += 50) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      backoff_ms = std::min(backoff_ms * 2, 3000);
+      continue;
+    }
+    try {
+      Receiver receiver(**conn, this);
+      (*conn)->get_notifs();  // issues the LISTEN
+      backoff_ms = 100;
+      PokeAll();  // anything committed while not listening is read now
+      while (!stop_) (*conn)->await_notification(0, 200000);
+    } catch (const std::exception& e) {
+      service::LogWarn("event listener lost its connection; reconnecting", {{"error", e.what()}});
+    }
+  }
+}
+
+}  // namespace tablero::matchmaking

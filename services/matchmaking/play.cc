@@ -1,0 +1,286 @@
+#include "services/matchmaking/play.h"
+
+#include "absl/strings/str_cat.h"
+#include "services/matchmaking/room_store.h"
+#include "services/matchmaking/seating.h"
+#include "services/matchmaking/store.h"
+#include "tablero/v1/rating.pb.h"
+
+namespace tablero::matchmaking {
+
+namespace {
+double turn_time_scale = 1.0;
+double grace_seconds = 60;
+}  // namespace
+
+int GameRow::SeatOf(const std::string& player_id) const {
+  if (player_id.empty()) return -1;
+  for (const SeatRow& s : seats) {
+    if (s.player_id == player_id) return s.seat;
+  }
+  return -1;
+}
+
+void SetTurnTimeScale(double scale) {
+  if (scale > 0) turn_time_scale = scale;
+}
+
+void SetGraceSeconds(double seconds) {
+  if (seconds >= 0) grace_seconds = seconds;
+}
+
+absl::StatusOr<GameRow> ReadGame(pqxx::transaction_base& t, const std::string& id) {
+  pqxx::result r = t.exec_params(
+      "SELECT id, room_id, kind, state, ply, to_move, version, over, ranked, turn_limit, "
+      "cpu_level, options, coalesce(turn_deadline <= now(), false) FROM games WHERE id = $1",
+      id);
+  if (r.empty()) return absl::NotFoundError("game not found");
+  GameRow g;
+  const pqxx::row& row = r[0];
+  g.id = row[0].as<std::string>();
+  g.room_id = row[1].as<std::string>();
+  g.kind = static_cast<v1::GameKind>(row[2].as<int>());
+  g.state = FieldBytes(row[3]);
+  g.ply = row[4].as<int>();
+  g.to_move = row[5].as<int>();
+  g.version = row[6].as<int64_t>();
+  g.over = row[7].as<bool>();
+  g.ranked = row[8].as<bool>();
+  g.turn_limit = row[9].as<int>();
+  g.cpu_level = row[10].as<int>();
+  auto opts = Parse<v1::RoomSettings>(row[11]);
+  auto it = opts.options().find("show_legal_moves");
+  g.show_legal_moves = it == opts.options().end() || it->second != "off";
+  g.deadline_passed = row[12].as<bool>();
+  for (const auto& s :
+       t.exec_params("SELECT seat, coalesce(player_id, ''), cpu_now, coalesce(cpu_reason, ''), "
+                     "away_since IS NOT NULL FROM seats WHERE game_id = $1 ORDER BY seat",
+                     id)) {
+    g.seats.push_back(SeatRow{s[0].as<int>(), s[1].as<std::string>(), s[2].as<bool>(),
+                              s[3].as<std::string>(), s[4].as<bool>()});
+  }
+  return g;
+}
+
+namespace {
+
+// The turn's deadline: only a human seat's turn runs out.
+std::string DeadlineSql(int turn_limit) {
+  return absl::StrCat("now() + interval '", turn_limit * turn_time_scale, " seconds'");
+}
+
+bool HumanSeat(const std::vector<SeatRow>& seats, int seat) {
+  return seat >= 0 && seat < static_cast<int>(seats.size()) && !seats[seat].player_id.empty();
+}
+
+v1::RatingPool Pool(v1::GameKind kind, const google::protobuf::Map<std::string, std::string>& o) {
+  switch (kind) {
+    case v1::GAME_KIND_CHESS:
+      return v1::CHESS;
+    case v1::GAME_KIND_CHECKERS:
+      return v1::CHECKERS;
+    case v1::GAME_KIND_SHOGI4: {
+      auto it = o.find("format");
+      return it != o.end() && it->second == "pairs" ? v1::SHOGI4_PAIRS : v1::SHOGI4_SINGLES;
+    }
+    default:
+      return v1::RATING_POOL_UNSPECIFIED;
+  }
+}
+
+// The end of a game: the room is FINISHED and a ranked game goes to the rating outbox
+// in the same transaction (so it is reported exactly when it is over).
+void Finish(pqxx::transaction_base& t, const v1::Game& game) {
+  t.exec_params("UPDATE rooms SET state = $2 WHERE id = $1 AND current_game_id = $3",
+                game.room_id(), static_cast<int>(v1::Room::FINISHED), game.id());
+  if (!game.ranked()) return;
+  v1::ReportGameRequest report;
+  report.set_game_id(game.id());
+  report.set_kind(game.kind());
+  report.set_pool(Pool(game.kind(), game.options()));
+  report.set_ranked(true);
+  for (const v1::Seat& s : game.seats()) {
+    v1::ReportSeat* rs = report.add_seats();
+    rs->set_player_id(s.player_id());
+    rs->set_place(s.seat() < game.result().places_size() ? game.result().places(s.seat()) : 0);
+    rs->set_team(s.team());
+  }
+  *report.mutable_finished_time() = game.finished_time();
+  t.exec_params("INSERT INTO outbox (game_id, request) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                game.id(), Bytes(report));
+}
+
+v1::RoomEvent TurnEvent(const v1::Game& game, bool cpu_to_play) {
+  v1::RoomEvent e;
+  e.set_game_id(game.id());
+  auto* tc = e.mutable_turn_changed();
+  tc->set_to_move(game.to_move());
+  tc->set_ply(game.ply());
+  if (game.has_turn_deadline()) *tc->mutable_turn_deadline() = game.turn_deadline();
+  tc->set_cpu_to_play(cpu_to_play);
+  return e;
+}
+
+bool CpuToPlay(const v1::Game& game) {
+  if (game.to_move() < 0 || game.to_move() >= game.seats_size()) return false;
+  const v1::Seat& s = game.seats(game.to_move());
+  return s.is_cpu() || s.controlled_by_cpu_now();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, const GameRow& g,
+                                                  int seat, const Applied& a, bool by_cpu,
+                                                  v1::Game* out) {
+  t.exec_params("SELECT 1 FROM rooms WHERE id = $1 FOR UPDATE", g.room_id);
+  bool over = a.result.over();
+  int to_move = over ? -1 : a.view.to_move();
+  bool timed = !over && g.turn_limit > 0 && HumanSeat(g.seats, to_move);
+  // The version check: two moves read at the same ply can never both pass.
+  pqxx::result r = t.exec_params(
+      absl::StrCat("UPDATE games SET ply = $4, version = version + 1, to_move = $5, state = $6, "
+                   "view = $7, result = $8, over = $9, "
+                   "finished_at = CASE WHEN $9 THEN now() END, turn_deadline = ",
+                   timed ? DeadlineSql(g.turn_limit) : "NULL",
+                   ", cpu_due = NULL, cpu_lease_until = NULL "
+                   "WHERE id = $1 AND ply = $2 AND version = $3 AND NOT over RETURNING 1"),
+      g.id, g.ply, g.version, a.view.ply(), to_move, Bytes(a.state), Bytes(a.view), Bytes(a.result),
+      over);
+  if (r.empty()) {
+    return absl::AbortedError("the game moved on meanwhile: re-read it (GetGame) and decide again");
+  }
+  std::vector<v1::RoomEvent> ev;
+  // A player moving on a seat the CPU was holding takes it back.
+  if (!by_cpu && seat >= 0 && g.seats[seat].cpu_now) {
+    if (auto s = Reclaim(t, g.id, g.seats[seat].player_id, &ev); !s.ok()) return s;
+  }
+  if (a.moved) {
+    v1::GameActionResponse evs;
+    for (const auto& pe : a.events) *evs.add_events() = pe;
+    t.exec_params(
+        "INSERT INTO moves (game_id, ply, seat, move, events, position, by_cpu) VALUES ($1, $2, "
+        "$3, $4, $5, $6, $7)",
+        g.id, g.ply, seat, Bytes(a.move), Bytes(evs), a.view.position(), by_cpu);
+  }
+  RefreshCpuDue(t, g.id);
+  if (auto s = LoadGame(t, g.id, out); !s.ok()) return s;
+  if (a.moved) {
+    v1::RoomEvent e;
+    auto* mp = e.mutable_move_played();
+    mp->set_seat(seat);
+    *mp->mutable_move() = a.move;
+    mp->set_ply(a.view.ply());
+    for (const auto& pe : a.events) *mp->add_events() = pe;
+    mp->set_to_move(to_move);
+    mp->set_by_cpu(by_cpu);
+    *mp->mutable_view() = a.view;
+    ev.push_back(e);
+    if (a.view.in_check_size() > 0) {
+      v1::RoomEvent c;
+      for (int s : a.view.in_check()) c.mutable_check()->add_seats(s);
+      ev.push_back(c);
+    }
+  }
+  for (const auto& pe : a.events) {
+    v1::RoomEvent e;
+    switch (pe.type()) {
+      case v1::PlayEvent::RESIGNED:
+        e.mutable_resigned()->set_seat(pe.seat());
+        break;
+      case v1::PlayEvent::DRAW_OFFERED:
+        e.mutable_draw_offered()->set_seat(pe.seat());
+        break;
+      case v1::PlayEvent::DRAW_DECLINED:
+        e.mutable_draw_declined()->set_seat(pe.seat());
+        break;
+      default:
+        continue;
+    }
+    ev.push_back(e);
+  }
+  for (const auto& pe : a.events) {
+    if (pe.type() != v1::PlayEvent::ELIMINATION) continue;
+    v1::RoomEvent e;
+    auto* el = e.mutable_elimination();
+    el->set_seat(pe.seat());
+    el->set_by_seat(pe.other());
+    el->set_place(pe.seat() >= 0 && pe.seat() < a.result.places_size() ? a.result.places(pe.seat())
+                                                                       : 0);
+    ev.push_back(e);
+  }
+  if (over) {
+    Finish(t, *out);
+    v1::RoomEvent e;
+    *e.mutable_game_over()->mutable_result() = a.result;
+    *e.mutable_game_over()->mutable_game() = *out;
+    ev.push_back(e);
+  } else {
+    ev.push_back(TurnEvent(*out, CpuToPlay(*out)));
+  }
+  for (auto& e : ev) e.set_game_id(g.id);
+  auto seq = AppendEvents(t, g.room_id, &ev);
+  if (!seq.ok()) return seq.status();
+  out->set_seq(*seq);
+  return ev;
+}
+
+absl::Status CreateGame(pqxx::transaction_base& t, const v1::Room& room,
+                        const std::vector<std::string>& players, int first_seat,
+                        const v1::NewGameResponse& created, v1::Game* out) {
+  std::string id = NewId();
+  const v1::RoomSettings& st = room.settings();
+  v1::RoomSettings opts;
+  *opts.mutable_options() = created.options();
+  int n = static_cast<int>(players.size());
+  int to_move = created.view().to_move();
+  bool timed = st.turn_time_limit_seconds() > 0 && to_move >= 0 && !players[to_move].empty();
+  bool ranked = st.ranked();
+  v1::Result result;
+  result.set_over(false);
+  for (int i = 0; i < n; ++i) result.add_places(0);
+  t.exec_params(
+      absl::StrCat("INSERT INTO games (id, room_id, kind, options, seat_count, first_seat, "
+                   "turn_limit, cpu_level, ranked, ply, to_move, state, view, result, "
+                   "initial_position, grace_seconds, turn_deadline) VALUES ($1, $2, $3, $4, $5, "
+                   "$6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, ",
+                   timed ? DeadlineSql(st.turn_time_limit_seconds()) : "NULL", ")"),
+      id, room.id(), static_cast<int>(room.kind()), Bytes(opts), n, first_seat,
+      st.turn_time_limit_seconds(), st.cpu_level(), ranked, created.view().ply(), to_move,
+      Bytes(created.state()), Bytes(created.view()), Bytes(result), created.view().position(),
+      grace_seconds);
+  bool pairs = room.kind() == v1::GAME_KIND_SHOGI4 && created.options().count("format") &&
+               created.options().at("format") == "pairs";
+  for (int i = 0; i < n; ++i) {
+    int team = pairs ? i % 2 : i;
+    if (players[i].empty()) {
+      t.exec_params(
+          "INSERT INTO seats (game_id, seat, player_id, display_name, team) VALUES ($1, $2, NULL, "
+          "$3, $4)",
+          id, i, absl::StrCat("CPU (level ", st.cpu_level(), ")"), team);
+    } else {
+      // A seated player without an open stream is away from the start: the grace clock runs.
+      t.exec_params(
+          "INSERT INTO seats (game_id, seat, player_id, display_name, team, away_since) "
+          "SELECT $1, $2, p.id, p.display_name, $4, CASE WHEN EXISTS (SELECT 1 FROM connections "
+          "c WHERE c.room_id = $5 AND c.player_id = p.id AND c.expires_at > now()) THEN NULL "
+          "ELSE now() END FROM players p WHERE p.id = $3",
+          id, i, players[i], team, room.id());
+    }
+  }
+  t.exec_params(
+      "UPDATE rooms SET state = $2, current_game_id = $3, games_played = games_played + 1 WHERE "
+      "id = $1",
+      room.id(), static_cast<int>(v1::Room::PLAYING), id);
+  RefreshCpuDue(t, id);
+  if (auto s = LoadGame(t, id, out); !s.ok()) return s;
+  std::vector<v1::RoomEvent> ev(1);
+  *ev[0].mutable_game_started()->mutable_game() = *out;
+  ev.push_back(TurnEvent(*out, CpuToPlay(*out)));
+  for (auto& e : ev) e.set_game_id(id);
+  auto seq = AppendEvents(t, room.id(), &ev);
+  if (!seq.ok()) return seq.status();
+  out->set_seq(*seq);
+  return absl::OkStatus();
+}
+
+}  // namespace tablero::matchmaking

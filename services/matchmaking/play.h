@@ -1,0 +1,76 @@
+// Committing what the rules service applied: the version-checked UPDATE of the game row,
+// the move record, the room events in their documented order, the end of the game (room
+// state, rating outbox) and when the CPU must play next. Shared by human moves, actions,
+// CPU moves and game creation.
+#ifndef TABLERO_SERVICES_MATCHMAKING_PLAY_H_
+#define TABLERO_SERVICES_MATCHMAKING_PLAY_H_
+
+#include <pqxx/pqxx>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tablero/v1/matchmaking.pb.h"
+#include "tablero/v1/rules.pb.h"
+
+namespace tablero::matchmaking {
+
+namespace v1 = ::tablero::v1;
+
+struct SeatRow {
+  int seat = 0;
+  std::string player_id;  // empty: CPU seat
+  bool cpu_now = false;
+  std::string cpu_reason;
+  bool away = false;  // the grace clock runs
+};
+
+// A game as read for playing.
+struct GameRow {
+  std::string id, room_id;
+  v1::GameKind kind = v1::GAME_KIND_UNSPECIFIED;
+  std::string state;
+  int ply = 0, to_move = -1;
+  int64_t version = 0;
+  bool over = false, ranked = false;
+  int turn_limit = 0, cpu_level = 3;
+  bool show_legal_moves = true;
+  bool deadline_passed = false;
+  std::vector<SeatRow> seats;
+  // The seat the player holds, or -1.
+  int SeatOf(const std::string& player_id) const;
+};
+absl::StatusOr<GameRow> ReadGame(pqxx::transaction_base& t, const std::string& id);
+
+// What the rules service answered for a move (ApplyMove) or an action (ApplyAction).
+struct Applied {
+  std::string state;
+  v1::PublicView view;
+  std::vector<v1::PlayEvent> events;
+  v1::Result result;
+  bool moved = false;  // a move was played (a move, or a claim with a move)
+  v1::Move move;
+};
+
+// Commits `a` for `seat` if the game is still exactly as read (ply and version): else
+// ABORTED and nothing changes. Fills the game snapshot after the commit and returns the
+// room events appended.
+absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, const GameRow& g,
+                                                  int seat, const Applied& a, bool by_cpu,
+                                                  v1::Game* out);
+
+// Turn limits are multiplied by this (tests and demos shorten them); default 1.
+void SetTurnTimeScale(double scale);
+// The grace period of games created from now on (kept per game, so replicas with
+// different settings agree on each game).
+void SetGraceSeconds(double seconds);
+
+// Creates a game in a room (StartGame, Rematch, quick match): `players[i]` holds seat i
+// ("" for a CPU seat). Sets the room PLAYING and appends GameStarted and TurnChanged.
+absl::Status CreateGame(pqxx::transaction_base& t, const v1::Room& room,
+                        const std::vector<std::string>& players, int first_seat,
+                        const v1::NewGameResponse& created, v1::Game* out);
+
+}  // namespace tablero::matchmaking
+
+#endif  // TABLERO_SERVICES_MATCHMAKING_PLAY_H_

@@ -1,0 +1,276 @@
+// Quick match: tickets wait in the database; one replica at a time (an advisory lock)
+// pairs them by rating within a window that widens with waiting time, then creates a
+// ranked quick-match room with the group and starts its game in the same transaction.
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "libs/games/games.h"
+#include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/room_store.h"
+#include "services/matchmaking/store.h"
+
+namespace tablero::matchmaking {
+
+namespace {
+
+// Half-width of the rating window after `waited` seconds: +-100 at once, 25 more per
+// second, at most +-800.
+double Window(double waited) { return std::min(100.0 + 25.0 * std::max(0.0, waited), 800.0); }
+
+v1::RatingPool PoolOf(v1::GameKind kind, const v1::RoomSettings& opts) {
+  if (kind == v1::GAME_KIND_CHESS) return v1::CHESS;
+  if (kind == v1::GAME_KIND_CHECKERS) return v1::CHECKERS;
+  auto it = opts.options().find("format");
+  return it != opts.options().end() && it->second == "pairs" ? v1::SHOGI4_PAIRS
+                                                             : v1::SHOGI4_SINGLES;
+}
+
+void FillTicket(const pqxx::row& r, v1::Ticket* t) {
+  // id, player_id, kind, player_count, options, rating, status, room_id, game_id,
+  // cancel_reason, us(created_at), waited seconds
+  t->set_ticket_id(r[0].as<std::string>());
+  t->set_player_id(r[1].as<std::string>());
+  t->set_kind(static_cast<v1::GameKind>(r[2].as<int>()));
+  t->set_player_count(r[3].as<int>());
+  *t->mutable_options() = Parse<v1::RoomSettings>(r[4]).options();
+  double rating = r[5].as<double>();
+  t->set_rating(rating);
+  t->set_status(static_cast<v1::Ticket::Status>(r[6].as<int>()));
+  t->set_room_id(r[7].is_null() ? "" : r[7].as<std::string>());
+  t->set_game_id(r[8].is_null() ? "" : r[8].as<std::string>());
+  t->set_cancel_reason(r[9].as<std::string>());
+  *t->mutable_created_time() = ToTimestamp(r[10].as<int64_t>());
+  double w = Window(r[11].as<double>());
+  t->set_rating_low(rating - w);
+  t->set_rating_high(rating + w);
+}
+
+constexpr char kTicketCols[] =
+    "id, player_id, kind, player_count, options, rating, status, room_id, game_id, "
+    "cancel_reason, us(created_at), extract(epoch FROM now() - created_at)::float8";
+
+}  // namespace
+
+double MatchmakingService::RatingOf(const std::string& player, v1::RatingPool pool) {
+  if (rating_ == nullptr) return 1500;
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  v1::GetRatingsRequest req;
+  req.set_player_id(player);
+  v1::GetRatingsResponse resp;
+  if (!rating_->GetRatings(&ctx, req, &resp).ok()) return 1500;  // unrated: the default
+  for (const auto& r : resp.ratings()) {
+    if (r.pool() == pool) return r.rating();
+  }
+  return 1500;
+}
+
+grpc::Status MatchmakingService::JoinQueue(grpc::ServerContext* ctx,
+                                           const v1::JoinQueueRequest* req, v1::Ticket* resp) {
+  auto caller = Authenticate(ctx, true);
+  if (!caller.ok()) return ToGrpc(caller.status());
+  auto range = Seats(req->kind());
+  if (!range.ok()) return ToGrpc(range.status());
+  int count = req->player_count() == 0 ? range->min : req->player_count();
+  if (count < range->min || count > range->max) {
+    return ToGrpc(absl::InvalidArgumentError(
+        absl::StrCat("player_count: must be ", range->min, "..", range->max)));
+  }
+  // Room-level options are the room's business: ignored here.
+  auto info = games::Info(static_cast<game::Kind>(req->kind()));
+  v1::RoomSettings given;
+  for (const auto& [k, v] : req->options()) {
+    bool room_level = false;
+    for (const auto& spec : (*info)->options) room_level |= spec.name == k && spec.room_level;
+    if (!room_level) (*given.mutable_options())[k] = v;
+  }
+  auto settings = ResolveSettings(req->kind(), given);
+  if (!settings.ok()) return ToGrpc(settings.status());
+  v1::RoomSettings opts;
+  *opts.mutable_options() = settings->options();
+  // The options must allow this many seats (Japanese Chinese Checkers: 2-3).
+  v1::NewGameRequest probe;
+  probe.set_kind(req->kind());
+  *probe.mutable_options() = opts.options();
+  probe.set_seats(count);
+  auto created = RulesNewGame(probe);
+  if (!created.ok()) {
+    if (created.status().code() == absl::StatusCode::kInvalidArgument) {
+      return ToGrpc(absl::FailedPreconditionError(absl::StrCat(
+          "these options allow no game for ", count, " players: ", created.status().message())));
+    }
+    return ToGrpc(created.status());
+  }
+  std::vector<std::string> kv;
+  for (const auto& [k, v] : settings->options()) kv.push_back(absl::StrCat(k, "=", v));
+  std::sort(kv.begin(), kv.end());
+  std::string key =
+      absl::StrCat(static_cast<int>(req->kind()), "|", count, "|", absl::StrJoin(kv, ";"));
+  double rating = RatingOf(caller->id, PoolOf(req->kind(), opts));
+  std::string id = NewId();
+  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    pqxx::result existing =
+        w.exec_params("SELECT id FROM tickets WHERE player_id = $1 AND status = 1", caller->id);
+    if (!existing.empty()) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("you already have a waiting ticket: ", existing[0][0].as<std::string>()));
+    }
+    w.exec_params(
+        "INSERT INTO tickets (id, player_id, kind, player_count, pool_key, options, rating, "
+        "status) VALUES ($1, $2, $3, $4, $5, $6, $7, 1)",
+        id, caller->id, static_cast<int>(req->kind()), count, key, Bytes(opts), rating);
+    pqxx::result r =
+        w.exec_params(absl::StrCat("SELECT ", kTicketCols, " FROM tickets WHERE id = $1"), id);
+    FillTicket(r[0], resp);
+    return absl::OkStatus();
+  });
+  return ToGrpc(s);
+}
+
+grpc::Status MatchmakingService::GetTicket(grpc::ServerContext* ctx,
+                                           const v1::GetTicketRequest* req, v1::Ticket* resp) {
+  auto caller = Authenticate(ctx, true);
+  if (!caller.ok()) return ToGrpc(caller.status());
+  if (auto s = CheckId("ticket_id", req->ticket_id()); !s.ok()) return ToGrpc(s);
+  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    pqxx::result r = w.exec_params(
+        absl::StrCat("SELECT ", kTicketCols, " FROM tickets WHERE id = $1"), req->ticket_id());
+    if (r.empty()) return absl::NotFoundError("ticket not found");
+    if (r[0][1].as<std::string>() != caller->id) {
+      return absl::PermissionDeniedError("not your ticket");
+    }
+    w.exec_params("UPDATE tickets SET polled_at = now() WHERE id = $1 AND status = 1",
+                  req->ticket_id());
+    FillTicket(r[0], resp);
+    return absl::OkStatus();
+  });
+  return ToGrpc(s);
+}
+
+grpc::Status MatchmakingService::CancelQueue(grpc::ServerContext* ctx,
+                                             const v1::CancelQueueRequest* req, v1::Ticket* resp) {
+  auto caller = Authenticate(ctx, true);
+  if (!caller.ok()) return ToGrpc(caller.status());
+  if (auto s = CheckId("ticket_id", req->ticket_id()); !s.ok()) return ToGrpc(s);
+  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    pqxx::result r = w.exec_params("SELECT player_id, status FROM tickets WHERE id = $1 FOR UPDATE",
+                                   req->ticket_id());
+    if (r.empty()) return absl::NotFoundError("ticket not found");
+    if (r[0][0].as<std::string>() != caller->id) {
+      return absl::PermissionDeniedError("not your ticket");
+    }
+    if (r[0][1].as<int>() == v1::Ticket::MATCHED) {
+      return absl::FailedPreconditionError("already matched: the game has started");
+    }
+    w.exec_params(
+        "UPDATE tickets SET status = 3, cancel_reason = 'cancelled' WHERE id = $1 AND status = 1",
+        req->ticket_id());
+    pqxx::result t = w.exec_params(
+        absl::StrCat("SELECT ", kTicketCols, " FROM tickets WHERE id = $1"), req->ticket_id());
+    FillTicket(t[0], resp);
+    return absl::OkStatus();
+  });
+  return ToGrpc(s);
+}
+
+void MatchmakingService::MatchQueue() {
+  // One matcher at a time across replicas; the others skip this round.
+  std::vector<std::string> keys;
+  absl::Status s = pool_.Tx([&](pqxx::work& w) {
+    keys.clear();
+    w.exec_params(
+        "UPDATE tickets SET status = 3, cancel_reason = 'abandoned' WHERE status = 1 AND "
+        "polled_at < now() - make_interval(secs => $1)",
+        absl::ToDoubleSeconds(config_.ticket_abandon));
+    for (const auto& r :
+         w.exec("SELECT pool_key FROM tickets WHERE status = 1 GROUP BY pool_key, player_count "
+                "HAVING count(*) >= player_count")) {
+      keys.push_back(r[0].as<std::string>());
+    }
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return;
+  for (const std::string& key : keys) {
+    (void)pool_.Tx([&](pqxx::work& w) -> absl::Status {
+      pqxx::result lock = w.exec_params("SELECT pg_try_advisory_xact_lock(hashtext($1))",
+                                        "tablero.matchmaking.queue." + key);
+      if (!lock[0][0].as<bool>()) return absl::OkStatus();
+      struct T {
+        std::string id, player;
+        double rating, window;
+      };
+      std::vector<T> waiting;
+      int count = 0, kind = 0;
+      v1::RoomSettings opts;
+      for (const auto& r : w.exec_params(
+               "SELECT id, player_id, rating, extract(epoch FROM now() - created_at)::float8, "
+               "player_count, kind, options FROM tickets WHERE status = 1 AND pool_key = $1 "
+               "ORDER BY created_at FOR UPDATE",
+               key)) {
+        waiting.push_back(T{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<double>(),
+                            Window(r[3].as<double>())});
+        count = r[4].as<int>();
+        kind = r[5].as<int>();
+        opts = Parse<v1::RoomSettings>(r[6]);
+      }
+      std::vector<bool> used(waiting.size());
+      for (size_t a = 0; a < waiting.size(); ++a) {
+        if (used[a]) continue;
+        // The oldest ticket anchors a group of those whose windows both contain each
+        // other's rating, closest first.
+        std::vector<size_t> group = {a};
+        std::vector<size_t> cand;
+        for (size_t b = a + 1; b < waiting.size(); ++b) {
+          double d = std::fabs(waiting[a].rating - waiting[b].rating);
+          if (!used[b] && d <= std::min(waiting[a].window, waiting[b].window)) cand.push_back(b);
+        }
+        std::sort(cand.begin(), cand.end(), [&](size_t x, size_t y) {
+          return std::fabs(waiting[x].rating - waiting[a].rating) <
+                 std::fabs(waiting[y].rating - waiting[a].rating);
+        });
+        for (size_t c : cand) {
+          if (static_cast<int>(group.size()) == count) break;
+          group.push_back(c);
+        }
+        if (static_cast<int>(group.size()) < count) continue;
+        for (size_t g : group) used[g] = true;
+        // A quick-match room: ranked, fixed settings, everyone a PLAYER member.
+        std::string room_id = NewId();
+        v1::RoomSettings settings = opts;
+        settings.set_ranked(true);
+        settings.set_cpu_level(3);
+        for (int attempt = 0;; ++attempt) {
+          pqxx::result ins = w.exec_params(
+              "INSERT INTO rooms (id, kind, invite_code, host_id, settings, quick_match) VALUES "
+              "($1, $2, $3, $4, $5, true) ON CONFLICT (invite_code) DO NOTHING RETURNING id",
+              room_id, kind, NewInviteCode(), waiting[group[0]].player, Bytes(settings));
+          if (!ins.empty()) break;
+          if (attempt == 10) return absl::InternalError("could not allocate an invite code");
+        }
+        std::vector<v1::RoomEvent> ev;
+        std::vector<std::string> seats;
+        for (size_t g : group) {
+          w.exec_params("INSERT INTO members (room_id, player_id, role) VALUES ($1, $2, 1)",
+                        room_id, waiting[g].player);
+          seats.push_back(waiting[g].player);
+        }
+        v1::Room room;
+        if (auto st = LoadRoom(w, room_id, &room, true); !st.ok()) return st;
+        for (const auto& m : room.members())
+          *ev.emplace_back().mutable_member_joined()->mutable_member() = m;
+        if (auto seq = AppendEvents(w, room_id, &ev); !seq.ok()) return seq.status();
+        v1::Game game;
+        if (auto st = StartIn(w, room, seats, 0, &game); !st.ok()) return st;
+        for (size_t g : group) {
+          w.exec_params("UPDATE tickets SET status = 2, room_id = $2, game_id = $3 WHERE id = $1",
+                        waiting[g].id, room_id, game.id());
+        }
+      }
+      return absl::OkStatus();
+    });
+  }
+}
+
+}  // namespace tablero::matchmaking

@@ -1,0 +1,92 @@
+// The background loop every replica runs. Each piece of work is claimed in the database
+// (row locks with SKIP LOCKED, leases), so with several replicas exactly one acts on
+// each row, and work a killed replica had claimed is picked up again once its lease ends.
+#include "absl/strings/str_cat.h"
+#include "libs/service/log.h"
+#include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/room_store.h"
+#include "services/matchmaking/seating.h"
+#include "services/matchmaking/store.h"
+
+namespace tablero::matchmaking {
+
+void MatchmakingService::StartBackground() {
+  hub_.Start();
+  threads_.emplace_back([this] { SchedulerLoop(); });
+  for (int i = 0; i < config_.cpu_workers; ++i) threads_.emplace_back([this] { CpuLoop(); });
+}
+
+void MatchmakingService::Drain() {
+  draining_ = true;
+  hub_.PokeAll();  // every Watch stream wakes up and ends with UNAVAILABLE
+  stop_ = true;
+  for (std::thread& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+  threads_.clear();
+  hub_.Stop();
+}
+
+void MatchmakingService::RenewAndSweepConnections() {
+  // Our own streams stay alive...
+  (void)pool_.Tx([&](pqxx::work& w) {
+    w.exec_params(
+        "UPDATE connections SET expires_at = now() + make_interval(secs => $2) WHERE replica = $1",
+        config_.replica, kLeaseSeconds);
+    return absl::OkStatus();
+  });
+  // ...and those of replicas that died expire: one transaction per stream, so the seat's
+  // grace clock starts exactly once whichever replica sweeps it.
+  for (int i = 0; i < 100 && !stop_; ++i) {
+    bool found = false;
+    absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+      found = false;
+      pqxx::result r = w.exec(
+          "SELECT id, room_id, player_id FROM connections WHERE expires_at < now() LIMIT 1 "
+          "FOR UPDATE SKIP LOCKED");
+      if (r.empty()) return absl::OkStatus();
+      found = true;
+      std::string id = r[0][0].as<std::string>(), room = r[0][1].as<std::string>(),
+                  player = r[0][2].as<std::string>();
+      w.exec_params("SELECT 1 FROM rooms WHERE id = $1 FOR UPDATE", room);
+      w.exec_params("DELETE FROM connections WHERE id = $1", id);
+      if (Connected(w, room, player)) return absl::OkStatus();
+      std::vector<v1::RoomEvent> ev;
+      if (auto st = Presence(w, room, player, false, &ev); !st.ok()) return st;
+      return AppendEvents(w, room, &ev).status();
+    });
+    if (!s.ok() || !found) break;
+  }
+}
+
+void MatchmakingService::CountActiveGames() {
+  (void)pool_.Tx([&](pqxx::work& w) {
+    int64_t n[4] = {0, 0, 0, 0};
+    for (const auto& r : w.exec("SELECT kind, count(*) FROM games WHERE NOT over GROUP BY kind")) {
+      int k = r[0].as<int>();
+      if (k >= 1 && k <= 3) n[k] = r[1].as<int64_t>();
+    }
+    for (int k = 1; k <= 3; ++k) metrics_->active_games[k]->Set(static_cast<double>(n[k]));
+    return absl::OkStatus();
+  });
+}
+
+void MatchmakingService::SchedulerLoop() {
+  absl::Time next_renew = absl::InfinitePast();
+  while (!stop_) {
+    absl::Time now = absl::Now();
+    if (now >= next_renew) {
+      RenewAndSweepConnections();
+      CountActiveGames();
+      CountOutbox();
+      next_renew = now + absl::Seconds(5);
+    }
+    TakeoverSweep();
+    MatchQueue();
+    DeliverOutbox();
+    absl::Time until = absl::Now() + config_.tick;
+    while (!stop_ && absl::Now() < until) absl::SleepFor(absl::Milliseconds(20));
+  }
+}
+
+}  // namespace tablero::matchmaking

@@ -1,0 +1,82 @@
+// Construction, authentication and the invite-code guessing limit.
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/store.h"
+
+namespace tablero::matchmaking {
+
+MatchmakingService::MatchmakingService(Config config, Metrics* metrics)
+    : config_(std::move(config)),
+      metrics_(metrics),
+      pool_(config_.database_url, 16),
+      hub_(config_.database_url) {
+  ConnectBackends();
+}
+
+MatchmakingService::~MatchmakingService() { Drain(); }
+
+absl::StatusOr<Caller> MatchmakingService::Authenticate(grpc::ServerContext* ctx, bool required) {
+  const auto& md = ctx->client_metadata();
+  auto it = md.find("authorization");
+  if (it == md.end()) {
+    if (required) {
+      return absl::UnauthenticatedError(
+          "missing token: send metadata authorization: Bearer <token>");
+    }
+    return Caller{};
+  }
+  absl::string_view v(it->second.data(), it->second.size());
+  if (!absl::StartsWithIgnoreCase(v, "Bearer ") || v.size() > 200) {
+    return absl::UnauthenticatedError("malformed authorization: expected Bearer <token>");
+  }
+  std::string hash = TokenHash(v.substr(7));
+  {
+    std::lock_guard<std::mutex> lock(auth_mu_);
+    auto c = auth_cache_.find(hash);
+    if (c != auth_cache_.end()) return c->second;
+  }
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  try {
+    pqxx::nontransaction n(**conn);
+    pqxx::result r = n.exec_params("SELECT id FROM players WHERE token_hash = $1", Bytes(hash));
+    if (r.empty()) return absl::UnauthenticatedError("unknown token");
+    Caller caller{r[0][0].as<std::string>(), ""};
+    std::lock_guard<std::mutex> lock(auth_mu_);
+    if (auth_cache_.size() > 100000) auth_cache_.clear();  // ids never change: safe to drop
+    auth_cache_[hash] = caller;
+    return caller;
+  } catch (const std::exception& e) {
+    return pg::FromException(e);
+  }
+}
+
+namespace {
+std::string PeerHost(const std::string& peer) {
+  // "ipv4:127.0.0.1:5555" / "ipv6:[::1]:5555": the address without the port.
+  size_t colon = peer.rfind(':');
+  return colon == std::string::npos ? peer : peer.substr(0, colon);
+}
+}  // namespace
+
+bool MatchmakingService::CodeGuessAllowed(const std::string& peer) {
+  std::lock_guard<std::mutex> lock(guess_mu_);
+  auto it = guesses_.find(PeerHost(peer));
+  if (it == guesses_.end()) return true;
+  if (absl::Now() - it->second.window_start > absl::Minutes(1)) {
+    guesses_.erase(it);
+    return true;
+  }
+  return it->second.failures < config_.code_failures_per_minute;
+}
+
+void MatchmakingService::CodeGuessFailed(const std::string& peer) {
+  std::lock_guard<std::mutex> lock(guess_mu_);
+  if (guesses_.size() > 100000) guesses_.clear();
+  auto& g = guesses_[PeerHost(peer)];
+  if (g.failures == 0) g.window_start = absl::Now();
+  ++g.failures;
+}
+
+}  // namespace tablero::matchmaking

@@ -1,0 +1,195 @@
+// Shared by the matchmaking tests: the services as real processes (rules, bot, one or
+// more matchmaking replicas against the test Postgres) and small client helpers.
+#ifndef TABLERO_TESTS_MATCHMAKING_TEST_UTIL_H_
+#define TABLERO_TESTS_MATCHMAKING_TEST_UTIL_H_
+
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tablero/v1/matchmaking.grpc.pb.h"
+#include "tests/support/grpc_util.h"
+#include "tests/support/process.h"
+
+namespace tablero::testing {
+
+namespace v1 = ::tablero::v1;
+using Code = grpc::StatusCode;
+
+struct Guest {
+  std::string id, token, name;
+};
+
+// A service process on a fresh port, SERVING before the constructor returns.
+struct Svc {
+  std::unique_ptr<Process> proc;
+  std::string addr;
+  int metrics_port = 0;
+
+  Svc(const std::string& binary, std::vector<std::string> args, bool db) {
+    addr = "127.0.0.1:" + std::to_string(FreePort());
+    metrics_port = FreePort();
+    args.push_back("--listen=" + addr);
+    args.push_back("--metrics_listen=127.0.0.1:" + std::to_string(metrics_port));
+    std::map<std::string, std::string> env;
+    if (db) env["TABLERO_DATABASE_URL"] = TestDatabaseUrl();
+    proc = std::make_unique<Process>(BinPath(binary), args, env);
+    EXPECT_EQ(WaitHealth(addr, "SERVING", 30), "SERVING") << proc->log();
+  }
+};
+
+class Stack {
+ public:
+  // Rules and bot always run; matchmaking replicas are added with AddReplica.
+  Stack() {
+    rules_ = std::make_unique<Svc>("rules", std::vector<std::string>{}, false);
+    bot_ = std::make_unique<Svc>("bot", std::vector<std::string>{}, false);
+  }
+  // Returns the replica's index.
+  int AddReplica(std::vector<std::string> flags = {}) {
+    flags.push_back("--rules_addr=" + rules_->addr);
+    flags.push_back("--bot_addr=" + bot_->addr);
+    if (!rating_addr.empty()) flags.push_back("--rating_addr=" + rating_addr);
+    replicas_.push_back(std::make_unique<Svc>("matchmaking", flags, true));
+    stubs_.push_back(v1::Matchmaking::NewStub(
+        grpc::CreateChannel(replicas_.back()->addr, grpc::InsecureChannelCredentials())));
+    return static_cast<int>(replicas_.size()) - 1;
+  }
+  v1::Matchmaking::Stub* mm(int i = 0) { return stubs_[i].get(); }
+  Svc& replica(int i = 0) { return *replicas_[i]; }
+  Svc& rules() { return *rules_; }
+  std::string rating_addr;
+
+ private:
+  std::unique_ptr<Svc> rules_, bot_;
+  std::vector<std::unique_ptr<Svc>> replicas_;
+  std::vector<std::unique_ptr<v1::Matchmaking::Stub>> stubs_;
+};
+
+inline void Deadline(grpc::ClientContext* ctx, int seconds = 20) {
+  ctx->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(seconds));
+}
+
+inline void Auth(grpc::ClientContext* ctx, const Guest& g) {
+  Deadline(ctx);
+  ctx->AddMetadata("authorization", "Bearer " + g.token);
+}
+
+inline Guest NewGuest(v1::Matchmaking::Stub* mm, const std::string& name = "") {
+  grpc::ClientContext ctx;
+  Deadline(&ctx);
+  v1::CreateGuestRequest req;
+  req.set_display_name(name);
+  v1::CreateGuestResponse resp;
+  grpc::Status s = mm->CreateGuest(&ctx, req, &resp);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return Guest{resp.player_id(), resp.token(), resp.display_name()};
+}
+
+// Calls a unary RPC as `g` (or without a token when g is null).
+template <typename Req, typename Resp, typename Fn>
+grpc::Status Call(Fn fn, const Guest* g, const Req& req, Resp* resp) {
+  grpc::ClientContext ctx;
+  if (g != nullptr) {
+    Auth(&ctx, *g);
+  } else {
+    Deadline(&ctx);
+  }
+  return fn(&ctx, req, resp);
+}
+
+#define MM_CALL(stub, Method, guest, req, resp)                                  \
+  ::tablero::testing::Call([&](grpc::ClientContext* c_, const auto& q_,          \
+                               auto* r_) { return (stub)->Method(c_, q_, r_); }, \
+                           (guest), (req), (resp))
+
+// A Watch stream read on a thread; its events are kept in order.
+class Watcher {
+ public:
+  Watcher(v1::Matchmaking::Stub* mm, const std::string& room, int64_t after, const Guest* g) {
+    if (g != nullptr) ctx_.AddMetadata("authorization", "Bearer " + g->token);
+    v1::WatchRequest req;
+    req.set_room_id(room);
+    req.set_after_seq(after);
+    reader_ = mm->Watch(&ctx_, req);
+    thread_ = std::thread([this] {
+      v1::RoomEvent e;
+      while (reader_->Read(&e)) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (e.seq() != 0) events_.push_back(e);
+        cv_.notify_all();
+      }
+      grpc::Status s = reader_->Finish();
+      std::lock_guard<std::mutex> lock(mu_);
+      status_ = s;
+      done_ = true;
+      cv_.notify_all();
+    });
+  }
+  ~Watcher() { Cancel(); }
+  void Cancel() {
+    ctx_.TryCancel();
+    if (thread_.joinable()) thread_.join();
+  }
+  std::vector<v1::RoomEvent> events() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return events_;
+  }
+  // Waits until pred(events) holds; false on timeout.
+  bool WaitFor(const std::function<bool(const std::vector<v1::RoomEvent>&)>& pred,
+               double seconds = 20) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait_for(lock, std::chrono::duration<double>(seconds),
+                 [&] { return pred(events_) || done_; });
+    return pred(events_);
+  }
+  bool WaitDone(double seconds = 20) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return done_; });
+  }
+  grpc::Status status() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return status_;
+  }
+  int64_t last_seq() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return events_.empty() ? 0 : events_.back().seq();
+  }
+
+ private:
+  grpc::ClientContext ctx_;
+  std::unique_ptr<grpc::ClientReader<v1::RoomEvent>> reader_;
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<v1::RoomEvent> events_;
+  grpc::Status status_;
+  bool done_ = false;
+};
+
+// The value of one sample line ("name{labels}") of a /metrics page; -1 if absent.
+inline double MetricValue(const std::string& page, const std::string& sample) {
+  size_t at = page.find("\n" + sample + " ");
+  if (at == std::string::npos) return -1;
+  return std::stod(page.substr(at + sample.size() + 2));
+}
+
+// Seqs are 1..n with no gap and no repeat, starting after `after`.
+inline bool Contiguous(const std::vector<v1::RoomEvent>& ev, int64_t after = 0) {
+  for (size_t i = 0; i < ev.size(); ++i) {
+    if (ev[i].seq() != after + 1 + static_cast<int64_t>(i)) return false;
+  }
+  return true;
+}
+
+}  // namespace tablero::testing
+
+#endif  // TABLERO_TESTS_MATCHMAKING_TEST_UTIL_H_
