@@ -4,6 +4,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "services/rating/sql.h"
 
 namespace tablero::rating {
@@ -16,8 +18,9 @@ namespace {
 #define US_FROM_TS(c) "(extract(epoch FROM " c ") * 1000000)::bigint"
 
 // Substitutes $1, $2, ... in `sql` by already quoted literals (args[0] for $1). Apply sends
-// its statements as simple queries together with BEGIN and COMMIT: two round trips per
-// report instead of four, which is what bounds throughput on a busy machine.
+// its statements as simple queries together with BEGIN and COMMIT ("BEGIN; EXECUTE
+// claim", then "EXECUTE write; COMMIT"): two round trips per report instead of four,
+// which is what bounds throughput on a busy machine.
 std::string Bind(const char* sql, const std::vector<std::string>& args) {
   std::string out;
   for (const char* p = sql; *p != '\0'; ++p) {
@@ -76,6 +79,22 @@ const char kWrite[] =
     "  SELECT $13, v.seat - 1, v.player_id, $12, v.place, v.team, v.score, v.prov, v.b_r, "
     "  v.b_rd, v.b_v, v.a_r, v.a_rd, v.a_v, " TS_FROM_US("$14") ", $15 FROM v) "
     "SELECT CASE WHEN (SELECT count(*) FROM i) <> $17 THEN rating.retry() END";
+
+// Both are prepared once per connection (on first use: EXECUTE of an unknown name
+// fails, Apply prepares and runs again) and run by EXECUTE inside the simple queries, so
+// that neither is parsed or planned per report.
+// Their generic plans are the right ones (index scans on the players' keys); without
+// forcing them Postgres keeps planning the claim for each call.
+const char kPrepare[] =
+    "SET plan_cache_mode = force_generic_plan; "
+    "PREPARE rating_claim(text[], smallint, int[], int[], text, smallint, smallint, bigint) "
+    "AS %s; "
+    "PREPARE rating_write(text[], float8[], float8[], float8[], float8[], float8[], float8[], "
+    "int[], int[], float8[], bool[], smallint, text, bigint, smallint, bool[], bigint) AS %s";
+
+std::string Execute(const char* name, const std::vector<std::string>& args) {
+  return absl::StrCat("EXECUTE ", name, "(", absl::StrJoin(args, ", "), ")");
+}
 
 // A replay: the stored content (to compare) and the changes recorded, found through the
 // history index (player, pool, time, game).
@@ -144,6 +163,7 @@ absl::Status Read(pg::Pool* pool, Fn fn) {
 absl::StatusOr<Applied> Store::Apply(const Report& r) {
   absl::Status last;
   int deadlocks = 0;
+  bool prepared = false;
   for (int attempt = 1; attempt <= 5; ++attempt) {
     auto conn = pool_->Acquire();
     if (!conn.ok()) return conn.status();
@@ -154,6 +174,20 @@ absl::StatusOr<Applied> Store::Apply(const Report& r) {
       pqxx::nontransaction n(**conn);
       last = ApplyTx(n, r, &out);  // ends its transaction whatever it returns
       if (last.ok()) return out;
+    } catch (const pqxx::invalid_sql_statement_name& e) {
+      // A connection that has not prepared the statements yet (SQLSTATE 26000).
+      last = pg::FromException(e);
+      if (prepared) return last;
+      prepared = true;
+      --attempt;
+      try {
+        pqxx::nontransaction n(**conn);
+        n.exec("ROLLBACK");
+        n.exec(absl::StrFormat(kPrepare, kClaim, kWrite));
+      } catch (const std::exception& e2) {
+        return pg::FromException(e2);
+      }
+      continue;
     } catch (const std::exception& e) {
       deadlocks += dynamic_cast<const pqxx::deadlock_detected*>(&e) != nullptr;
       // libpqxx 6 throws serialization failures and deadlocks as transaction_rollback,
@@ -188,9 +222,9 @@ absl::Status Store::ApplyTx(pqxx::transaction_base& t, const Report& r, Applied*
   std::vector<int> place, team;
   for (const ReportSeat& s : r.seats) place.push_back(s.place), team.push_back(s.team);
   pqxx::result locked = t.exec(absl::StrCat(
-      "BEGIN; ",
-      Bind(kClaim, {quoted_players, pool, Quote(t, SqlIntArray(place)), Quote(t, SqlIntArray(team)),
-                    Quote(t, r.game_id), absl::StrCat(r.kind), absl::StrCat(n), us})));
+      "BEGIN; ", Execute("rating_claim", {quoted_players, pool, Quote(t, SqlIntArray(place)),
+                                          Quote(t, SqlIntArray(team)), Quote(t, r.game_id),
+                                          absl::StrCat(r.kind), absl::StrCat(n), us})));
   if (locked.empty() || locked[0][0].as<int>() == 0) {
     absl::Status s = LoadApplied(t, r, out);
     t.exec("ROLLBACK");  // nothing was written
@@ -232,12 +266,13 @@ absl::Status Store::ApplyTx(pqxx::transaction_base& t, const Report& r, Applied*
     out->changes.push_back(std::move(c));
   }
   t.exec(absl::StrCat(
-      Bind(kWrite,
-           {quoted_players, Quote(t, SqlFloatArray(br)), Quote(t, SqlFloatArray(brd)),
-            Quote(t, SqlFloatArray(bv)), Quote(t, SqlFloatArray(ar)), Quote(t, SqlFloatArray(ard)),
-            Quote(t, SqlFloatArray(av)), Quote(t, SqlIntArray(place)), Quote(t, SqlIntArray(team)),
-            Quote(t, SqlFloatArray(score)), Quote(t, SqlBoolArray(prov)), pool, Quote(t, r.game_id),
-            us, absl::StrCat(n), Quote(t, SqlBoolArray(fresh)), absl::StrCat(fresh_count)}),
+      Execute(
+          "rating_write",
+          {quoted_players, Quote(t, SqlFloatArray(br)), Quote(t, SqlFloatArray(brd)),
+           Quote(t, SqlFloatArray(bv)), Quote(t, SqlFloatArray(ar)), Quote(t, SqlFloatArray(ard)),
+           Quote(t, SqlFloatArray(av)), Quote(t, SqlIntArray(place)), Quote(t, SqlIntArray(team)),
+           Quote(t, SqlFloatArray(score)), Quote(t, SqlBoolArray(prov)), pool, Quote(t, r.game_id),
+           us, absl::StrCat(n), Quote(t, SqlBoolArray(fresh)), absl::StrCat(fresh_count)}),
       "; COMMIT"));
   out->applied_now = true;
   return absl::OkStatus();
