@@ -2,7 +2,8 @@
 # Rules service throughput: ApplyMove on recorded real games versus the empty RPC
 # (Rules.Ping) on the same server in the same run. Prints calls/s, p50/p99 and the ratio.
 #   benchmarks/rules_load.sh [build-dir] [extra rules_load flags...]
-# Environment: SECONDS_EACH (5), INFLIGHT (32: calls in flight), THREADS (2: client threads).
+# Environment: SECONDS_EACH (5), INFLIGHT (32: calls in flight), THREADS (2: client threads),
+# RULES_FLAGS (extra flags for the rules binary, e.g. --state_cache_entries=0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -25,7 +26,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-TABLERO_LOG_LEVEL=warn "$BUILD/bin/rules" --listen="127.0.0.1:$PORT" >"$LOG" 2>&1 &
+# shellcheck disable=SC2086
+TABLERO_LOG_LEVEL=warn "$BUILD/bin/rules" --listen="127.0.0.1:$PORT" ${RULES_FLAGS:-} >"$LOG" 2>&1 &
 SVC_PID=$!
 for _ in $(seq 100); do
   "$BUILD/bin/healthcheck" --addr="127.0.0.1:$PORT" --service=tablero.v1.Rules >/dev/null 2>&1 && break
