@@ -109,9 +109,8 @@ absl::StatusOr<std::vector<Event>> ChessGame::Play(const game::Move& move) {
 
 void ChessGame::ApplyMove(Move m, std::vector<Event>* events) {
   const int seat = pos_.side_to_move(), other = 1 - seat;
-  game::Move g = ToGameMove(pos_, m);
   if (events) {
-    events->push_back({EventType::kMove, seat, -1, g.display});
+    events->push_back({EventType::kMove, seat, -1, ToSan(pos_, m)});
     if (m.kind() == Move::kEnPassant) {
       events->push_back({EventType::kCapture, seat, other, "P"});
     } else if (m.kind() != Move::kCastling && pos_.piece_on(m.to()) != kNoPiece) {
@@ -121,10 +120,10 @@ void ChessGame::ApplyMove(Move m, std::vector<Event>* events) {
     if (m.kind() == Move::kPromotion)
       events->push_back({EventType::kPromotion, seat, -1, PieceLetter(m.promotion())});
   }
+  prev_ = pos_;  // View() describes the last move from it (replays skip the SAN work)
   pos_.DoMove(m);
   moves_.push_back(m);
   keys_.push_back(RepetitionKey(pos_));
-  last_move_ = std::move(g);
   if (draw_offer_ != seat) draw_offer_ = -1;  // the offer lapses: its receiver moved instead
   if (events && pos_.InCheck()) events->push_back({EventType::kCheck, other, seat, ""});
   Evaluate(events);
@@ -260,7 +259,7 @@ game::PublicView ChessGame::View() const {
   if (result_.over) {
     for (int s = 0; s < 2; ++s) v.active[s] = result_.places[s] == 1;
   }
-  v.last_move = last_move_;
+  if (!moves_.empty()) v.last_move = ToGameMove(prev_, moves_.back());
   v.position = pos_.Fen();
   v.ply = ply();
   if (draw_offer_ >= 0) v.draw_offer_by = draw_offer_;

@@ -70,8 +70,8 @@ class ChessGame final : public game::Game {
   Position pos_;
   std::vector<Move> moves_;
   std::vector<uint64_t> keys_;  // repetition identity of every position since start_
-  std::optional<game::Move> last_move_;
-  int draw_offer_ = -1;  // seat with a pending offer
+  Position prev_;               // the position before the last move
+  int draw_offer_ = -1;         // seat with a pending offer
   Ending ending_ = Ending::kNone;
   int ending_seat_ = -1;  // the resigning seat
   game::Result result_;
