@@ -6,9 +6,11 @@
 //    the empty RPC (Rules.Ping) as the baseline, and ApplyMove replaying the recorded pairs
 //    (all kinds mixed, then each kind alone). Many calls stay in flight (async API, one
 //    completion queue and channel per client thread).
-// Prints calls per second, p50/p99/max latency and each rate's ratio to the baseline.
+// Prints calls per second, p50/p99/max latency, CPU per call, each rate's ratio to the
+// baseline, and the handler's own CPU cost per call measured in-process (no gRPC).
 #include <grpcpp/grpcpp.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,6 +29,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "services/rules/rules_service.h"
 #include "tablero/v1/rules.grpc.pb.h"
 
 ABSL_FLAG(std::string, target, "127.0.0.1:50051", "rules service address");
@@ -38,6 +41,8 @@ ABSL_FLAG(int, games, 12, "random games recorded per kind");
 ABSL_FLAG(int, max_plies, 160, "plies per recorded game at most");
 ABSL_FLAG(std::string, kinds, "chess,shogi4,checkers", "game kinds to drive");
 ABSL_FLAG(uint32_t, seed, 1, "random seed of the recorded games");
+ABSL_FLAG(bool, handler_cost, true,
+          "also time the ApplyMove handler in-process (no gRPC) on the recorded requests");
 ABSL_FLAG(int, server_pid, 0,
           "pid of the rules process, when on this machine: CPU time per call is reported");
 
@@ -250,6 +255,33 @@ Stats Run(Load& load, const std::vector<std::unique_ptr<v1::Rules::Stub>>& stubs
   return all;
 }
 
+double ThreadCpu() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+// The service's own work without gRPC: the same requests through an in-process
+// RulesService (handler + answer serialization), one thread, in game order so that the
+// decoded-state cache behaves as in the server. CPU microseconds per call.
+void HandlerCost(const std::string& name, const std::vector<v1::ApplyMoveRequest>& reqs,
+                 size_t cache_entries) {
+  prometheus::Registry registry;
+  tablero::rules::RulesService svc(registry, cache_entries);
+  std::string wire;
+  uint64_t failed = 0;
+  const double t0 = ThreadCpu();
+  for (const v1::ApplyMoveRequest& req : reqs) {
+    grpc::ServerContext ctx;
+    v1::ApplyMoveResponse resp;
+    failed += !svc.ApplyMove(&ctx, &req, &resp).ok();
+    resp.SerializeToString(&wire);
+  }
+  std::printf("handler only %-9s %7.1f us/call (cache %s)%s\n", name.c_str(),
+              1e6 * (ThreadCpu() - t0) / reqs.size(), cache_entries ? "on" : "off",
+              failed ? " FAILED CALLS" : "");
+}
+
 void Print(const std::string& name, const Stats& s, double baseline) {
   std::printf("%-22s %9.0f calls/s  p50 %6.3f ms  p99 %6.3f ms  max %7.3f ms  errors %llu",
               name.c_str(), s.rate(), s.Quantile(0.5), s.Quantile(0.99),
@@ -338,6 +370,12 @@ int main(int argc, char** argv) {
     Stats s = Run(one, stubs, inflight, warmup, seconds);
     Print("apply_move " + name, s, baseline);
     errors += s.errors;
+  }
+  if (absl::GetFlag(FLAGS_handler_cost)) {
+    for (auto& [name, reqs] : by_kind) {
+      HandlerCost(name, reqs, 4096);
+      HandlerCost(name, reqs, 0);
+    }
   }
   std::printf(
       "baseline_calls_per_sec=%.0f\napply_mixed_calls_per_sec=%.0f\nratio=%.3f\n"
