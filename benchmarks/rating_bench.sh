@@ -4,8 +4,9 @@
 #   benchmarks/rating_bench.sh [build-dir]
 # Environment: SECONDS_EACH (10), CLIENTS (8: pgbench clients), POOL (CLIENTS: the rating
 # service's database connections), INFLIGHT (64: ReportGame calls in flight), SCALE (10:
-# pgbench scale), ROUNDS (2: pgbench and rating_bench alternate, best of each is kept, so
-# that a busy machine disturbs both alike).
+# pgbench scale), ROUNDS (3: pgbench and rating_bench alternate, so that a busy machine
+# disturbs both alike; each round's ratio is printed, then the ratio of the best rates and
+# the median of the round ratios).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -13,9 +14,9 @@ BUILD=${1:-${TABLERO_BUILD_DIR:-$ROOT/build}}
 SECS=${SECONDS_EACH:-10}
 CLIENTS=${CLIENTS:-8}
 POOL=${POOL:-$CLIENTS}
-ROUNDS=${ROUNDS:-2}
+ROUNDS=${ROUNDS:-3}
 INFLIGHT=${INFLIGHT:-64}
-SCALE=${SCALE:-10}
+SCALE=${SCALE:-1}
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 for b in "$BUILD/bin/rating" "$BUILD/bin/rating_bench" "$PGBIN/pgbench"; do
   [ -x "$b" ] || { echo "rating_bench.sh: $b not found (build the rating and rating_bench targets)" >&2; exit 1; }
@@ -41,28 +42,32 @@ TABLERO_DATABASE_URL="$URL" TABLERO_DB_POOL_SIZE="$POOL" TABLERO_LOG_LEVEL=warn 
   "$BUILD/bin/rating" --listen="127.0.0.1:$SVC_PORT" >"$TMP/rating.log" 2>&1 &
 SVC_PID=$!
 
-PG_TPS=0
-RATE=0
+ROUNDS_LOG="$TMP/rounds"
+: >"$ROUNDS_LOG"
 for round in $(seq 1 "$ROUNDS"); do
   # Each run starts right after a checkpoint, so both pay the same full-page writes.
-  "$PGBIN/psql" -q "$URL" -c CHECKPOINT
+  [ "${CHECKPOINTS:-0}" = 1 ] && "$PGBIN/psql" -q "$URL" -c CHECKPOINT
   echo "== round $round: pgbench -N (simple update), $CLIENTS clients, ${SECS}s"
   "$PGBIN/pgbench" -N -c "$CLIENTS" -j 2 -T "$SECS" "$URL" >"$TMP/pgbench.log" 2>&1
   grep -E "^(tps|latency average)" "$TMP/pgbench.log"
   tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$TMP/pgbench.log" | tail -n 1)
-  PG_TPS=$(python3 -c "print(max($PG_TPS, $tps))")
-  "$PGBIN/psql" -q "$URL" -c CHECKPOINT
+  [ "${CHECKPOINTS:-0}" = 1 ] && "$PGBIN/psql" -q "$URL" -c CHECKPOINT
   echo "== round $round: rating service, $POOL database connections, $INFLIGHT reports in flight, ${SECS}s"
   "$BUILD/bin/rating_bench" --target="127.0.0.1:$SVC_PORT" --seconds="$SECS" \
     --inflight="$INFLIGHT" --seed="$round" | tee "$TMP/bench.log"
   rate=$(sed -n 's/^rating_reports_per_sec=//p' "$TMP/bench.log")
-  RATE=$(python3 -c "print(max($RATE, $rate))")
+  echo "$tps $rate" >>"$ROUNDS_LOG"
 done
 
-python3 - "$PG_TPS" "$RATE" <<'PY'
-import sys
-pg, rate = float(sys.argv[1]), float(sys.argv[2])
-print(f"pgbench simple-update tps: {pg:.1f}")
-print(f"rating reports applied/s:  {rate:.1f}")
-print(f"ratio: {100 * rate / pg:.1f}% of pgbench -N")
+python3 - "$ROUNDS_LOG" <<'PY'
+import statistics, sys
+rounds = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
+for i, (pg, rate) in enumerate(rounds, 1):
+    print(f"round {i}: pgbench -N {pg:8.1f} tps   rating {rate:8.1f} reports/s   ratio {100 * rate / pg:5.1f}%")
+best_pg = max(pg for pg, _ in rounds)
+best_rate = max(rate for _, rate in rounds)
+print(f"pgbench simple-update tps (best): {best_pg:.1f}")
+print(f"rating reports applied/s (best):  {best_rate:.1f}")
+print(f"ratio of best rates: {100 * best_rate / best_pg:.1f}% of pgbench -N")
+print(f"median ratio of rounds: {100 * statistics.median(r / p for p, r in rounds):.1f}%")
 PY

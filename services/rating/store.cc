@@ -68,7 +68,8 @@ const char kWrite[] =
     "  AS v(player_id, b_r, b_rd, b_v, a_r, a_rd, a_v, place, team, score, prov, new, seat)), "
     "u AS (UPDATE rating.ratings r SET rating = v.a_r, rd = v.a_rd, volatility = v.a_v, "
     "  games = r.games + 1, last_game_at = greatest(r.last_game_at, " TS_FROM_US("$14") ") "
-    "  FROM v WHERE NOT v.new AND r.pool = $12 AND r.player_id = v.player_id), "
+    "  FROM v WHERE NOT v.new AND r.pool = $12 "
+    "  AND r.player_id = ANY($1::text[]) AND r.player_id = v.player_id), "
     "i AS (INSERT INTO rating.ratings (player_id, pool, rating, rd, volatility, games, "
     "  last_game_at) SELECT v.player_id, $12, v.a_r, v.a_rd, v.a_v, 1, " TS_FROM_US("$14") " "
     "  FROM v WHERE v.new ORDER BY v.player_id COLLATE \"C\" "
@@ -83,8 +84,9 @@ const char kWrite[] =
 // Both are prepared once per connection (on first use: EXECUTE of an unknown name
 // fails, Apply prepares and runs again) and run by EXECUTE inside the simple queries, so
 // that neither is parsed or planned per report.
-// Their generic plans are the right ones (index scans on the players' keys); without
-// forcing them Postgres keeps planning the claim for each call.
+// Their generic plans are the right ones (index scans on the players' keys, which the
+// ANY($1) conditions make the only sensible plan even while the tables are empty, when
+// the plans are made); without forcing them Postgres keeps planning the claim each call.
 const char kPrepare[] =
     "SET plan_cache_mode = force_generic_plan; "
     "PREPARE rating_claim(text[], smallint, int[], int[], text, smallint, smallint, bigint) "
