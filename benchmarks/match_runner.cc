@@ -46,6 +46,9 @@ ABSL_FLAG(int, opening_plies, 4, "random plies played before the match players t
 ABSL_FLAG(int, max_plies, 600, "a game still running after this many plies is a draw");
 ABSL_FLAG(uint64_t, seed, 1, "seed for the openings");
 ABSL_FLAG(bool, verbose, false, "print every game");
+ABSL_FLAG(bool, seeded, false,
+          "give the bot a seed per move (repeatable node-limited searches) instead of seed 0 "
+          "(searches limited by the clock)");
 
 namespace {
 
@@ -166,7 +169,7 @@ double PlayGame(std::unique_ptr<Game> g, int a_seat, const Player& a, const Play
   const std::string start_fen = g->kind() == tablero::game::Kind::kChess ? g->PositionText() : "";
   std::vector<std::string> uci_moves;
   if (b.uci) b.uci->NewGame();
-  if (log) *log += "[" + g->PositionText() + "] ";
+  if (log) absl::StrAppend(log, "[", g->PositionText(), "] ");
   int plies = 0;
   while (!g->result().over && plies < absl::GetFlag(FLAGS_max_plies)) {
     const int seat = g->to_move();
@@ -189,7 +192,7 @@ double PlayGame(std::unique_ptr<Game> g, int a_seat, const Player& a, const Play
       tablero::bot::Request req;
       req.level = p.level;
       req.budget_ms = ms;
-      req.seed = rng() | 1;
+      req.seed = absl::GetFlag(FLAGS_seeded) ? rng() | 1 : 0;
       auto c = tablero::bot::ChooseMove(*g, req);
       if (!c.ok()) {
         fprintf(stderr, "bot failed: %s\n", std::string(c.status().message()).c_str());
@@ -227,7 +230,7 @@ double PlayGame(std::unique_ptr<Game> g, int a_seat, const Player& a, const Play
     s += mine == theirs || mine == 0 || theirs == 0 ? 0.5 : mine < theirs ? 1.0 : 0.0;
     ++others;
   }
-  if (log) *log += "{" + res.reason + "}";
+  if (log) absl::StrAppend(log, "{", res.reason, "}");
   return others ? s / others : 0.5;
 }
 

@@ -153,7 +153,7 @@ class CheckersSearcher {
   int Search(const State& st, int depth, int alpha, int beta, bool my_turn, int ply) {
     ++nodes_;
     if ((max_nodes_ && nodes_ >= max_nodes_) ||
-        ((nodes_ & 255) == 0 && time_ms_ > 0 && Elapsed() >= time_ms_)) {
+        ((nodes_ & 7) == 0 && time_ms_ > 0 && Elapsed() >= time_ms_)) {
       stop_ = true;
     }
     if (stop_) return 0;

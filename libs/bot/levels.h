@@ -24,7 +24,7 @@ const LevelSpec& Level(int level);
 // With a seed, level 10 is bounded by nodes rather than by the clock so that the same
 // seed, state and budget give the same move: budget_ms * kSeededNodesPerMs nodes (about
 // what this search visits per millisecond on a modest core; the clock still stops it).
-inline constexpr uint64_t kSeededNodesPerMs = 400;
+inline constexpr uint64_t kSeededNodesPerMs = 250;
 
 }  // namespace tablero::bot
 

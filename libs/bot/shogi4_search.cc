@@ -144,7 +144,7 @@ class Shogi4Searcher {
   bool Tick() {
     ++nodes_;
     if ((max_nodes_ && nodes_ >= max_nodes_) ||
-        ((nodes_ & 63) == 0 && time_ms_ > 0 && Elapsed() >= time_ms_)) {
+        ((nodes_ & 7) == 0 && time_ms_ > 0 && Elapsed() >= time_ms_)) {
       stop_ = true;
     }
     return stop_;
