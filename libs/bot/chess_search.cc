@@ -119,6 +119,7 @@ class Searcher {
   // Limits apply from the second iteration on: the first one always completes, so the
   // answer is never a move that was not even searched (it takes well under a millisecond).
   void Count() {
+    if (stop_) return;
     ++nodes_;
     if (root_depth_ == 1) return;
     if (limits_.max_nodes && nodes_ >= limits_.max_nodes) stop_ = true;
@@ -229,6 +230,12 @@ class Searcher {
     if (!pv && !in_check && std::abs(beta) < kChessMateBound) {
       // Reverse futility: far above beta at low depth, the opponent will not catch up.
       if (depth <= 6 && static_eval - 90 * depth >= beta) return static_eval;
+      // Razoring: hopelessly below alpha near the leaves, only captures can save it.
+      if (depth <= 2 && static_eval + 250 * depth < alpha) {
+        const int q = Quiesce(pos, alpha - 1, alpha, ply);
+        if (stop_) return 0;
+        if (q < alpha) return q;
+      }
       // Null move: if passing still fails high, a real move will too (not in zugzwang-prone
       // pawn endings).
       if (null_ok && depth >= 3 && static_eval >= beta && HasPieces(pos)) {
@@ -241,6 +248,10 @@ class Searcher {
         if (s >= beta) return s > kChessMateBound ? beta : s;
       }
     }
+
+    // Internal iterative reduction: with no hash move at a deep node, ordering is poor;
+    // search it shallower now and let the next iteration come back with a move.
+    if (!tt_move.ok() && depth >= 5 && !in_check) --depth;
 
     Move moves[kMaxMoves];
     int scores[kMaxMoves];
@@ -260,10 +271,16 @@ class Searcher {
       Position next = pos;
       next.DoMove(m);
       const bool gives_check = next.InCheck();
-      if (!pv && !in_check && quiet && !gives_check && best > -kChessMateBound && i > 0) {
-        // Late move pruning and futility pruning of quiet moves near the leaves.
-        if (depth <= 3 && i >= 3 + 2 * depth * depth) continue;
-        if (depth <= 2 && static_eval + 120 * depth <= alpha) continue;
+      if (!pv && !in_check && !gives_check && best > -kChessMateBound && i > 0) {
+        if (quiet) {
+          // Late move pruning and futility pruning of quiet moves near the leaves, and
+          // quiet moves that put a piece where it is simply lost.
+          if (depth <= 3 && i >= 3 + 2 * depth * depth) continue;
+          if (depth <= 2 && static_eval + 120 * depth <= alpha) continue;
+          if (depth <= 4 && See(pos, m) < -60 * depth) continue;
+        } else if (depth <= 4 && See(pos, m) < -100 * depth) {
+          continue;  // a capture that loses material at low depth
+        }
       }
       // Extend checks that do not simply lose the checking piece.
       const int ext = gives_check && ply < 2 * root_depth_ && (i == 0 || See(pos, m) >= 0) ? 1 : 0;
