@@ -32,9 +32,16 @@ struct Stats {
   uint64_t positions = 0, castling = 0, en_passant = 0, promotion = 0, checks = 0, mates = 0;
 };
 
-std::vector<std::string> EngineMoves(const Position& pos) {
-  std::vector<std::string> out;
-  for (Move m : MoveList(pos)) out.push_back(ToUci(m));
+// Engine moves in the reference's integer form, via UCI text (no shared encoding).
+int RefCode(const std::string& uci) {
+  const int from = (uci[1] - '1') * 8 + (uci[0] - 'a'), to = (uci[3] - '1') * 8 + (uci[2] - 'a');
+  const int promo = uci.size() == 5 ? int(std::string_view("?qrbn").find(uci[4])) : 0;
+  return reference::Board::Code(from, to, promo);
+}
+
+std::vector<int> EngineMoves(const Position& pos) {
+  std::vector<int> out;
+  for (Move m : MoveList(pos)) out.push_back(RefCode(ToUci(m)));
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -51,9 +58,9 @@ TEST(Differential, EngineAgreesWithReferenceOnRandomPlayouts) {
     reference::Board ref(fen);
     const int length = 10 + int(rng() % 60);
     for (int ply = 0; ply < length; ++ply) {
-      std::vector<std::string> want = ref.Moves();
+      std::vector<int> want = ref.Moves();
       std::sort(want.begin(), want.end());
-      const std::vector<std::string> got = EngineMoves(*pos);
+      const std::vector<int> got = EngineMoves(*pos);
       ++st.positions;
       if (got != want) {
         ADD_FAILURE() << "move lists differ at " << pos->Fen() << " (game " << game << ")";
@@ -78,7 +85,7 @@ TEST(Differential, EngineAgreesWithReferenceOnRandomPlayouts) {
       st.castling += m.kind() == Move::kCastling;
       st.en_passant += m.kind() == Move::kEnPassant;
       st.promotion += m.kind() == Move::kPromotion;
-      ref.Play(ToUci(m));
+      ref.Play(RefCode(ToUci(m)));
       pos->DoMove(m);
     }
   }

@@ -43,7 +43,18 @@ struct Board {
     if (ep_text != "-") ep = (ep_text[1] - '1') * 8 + (ep_text[0] - 'a');
   }
 
-  static bool Mine(char p, bool white) { return p != '.' && (isupper(p) != 0) == white; }
+  static bool Upper(char p) { return p >= 'A' && p <= 'Z'; }
+  static char ToUpper(char p) { return Upper(p) ? p : char(p - 'a' + 'A'); }
+  static char ToLower(char p) { return Upper(p) ? char(p - 'A' + 'a') : p; }
+  static bool Mine(char p, bool white) { return p != '.' && Upper(p) == white; }
+
+  // Moves are ints: (from * 64 + to) * 8 + promotion (0 none, else index in "?qrbn").
+  static int Code(int from, int to, int promo = 0) { return (from * 64 + to) * 8 + promo; }
+  static std::string Uci(int code) {
+    std::string s = Name(code / 512) + Name(code / 8 % 64);
+    if (code % 8) s += "?qrbn"[code % 8];
+    return s;
+  }
   static bool On(int f, int r) { return f >= 0 && f < 8 && r >= 0 && r < 8; }
 
   // Is square s attacked by the side `by_white`?
@@ -52,7 +63,7 @@ struct Board {
     auto is = [&](int ff, int rr, char piece) {
       if (!On(ff, rr)) return false;
       char p = sq[rr * 8 + ff];
-      return p == (by_white ? piece : char(tolower(piece)));
+      return p == (by_white ? piece : ToLower(piece));
     };
     int pawn_rank = by_white ? r - 1 : r + 1;
     if (is(f - 1, pawn_rank, 'P') || is(f + 1, pawn_rank, 'P')) return true;
@@ -70,7 +81,7 @@ struct Board {
           char p = sq[rr * 8 + ff];
           if (p == '.') continue;
           if (Mine(p, by_white)) {
-            char u = char(toupper(p));
+            char u = ToUpper(p);
             if (u == 'Q' || (diag && u == 'B') || (!diag && u == 'R')) return true;
           }
           break;
@@ -88,12 +99,11 @@ struct Board {
 
   static std::string Name(int s) { return {char('a' + s % 8), char('1' + s / 8)}; }
 
-  // Applies a move given as UCI (assumed pseudo-legal from Moves()).
-  void Play(const std::string& uci) {
-    const int from = (uci[1] - '1') * 8 + (uci[0] - 'a');
-    const int to = (uci[3] - '1') * 8 + (uci[2] - 'a');
+  // Applies a move code (assumed pseudo-legal, from Moves()).
+  void Play(int code) {
+    const int from = code / 512, to = code / 8 % 64, promo = code % 8;
     char p = sq[from];
-    const char u = char(toupper(p));
+    const char u = ToUpper(p);
     if (u == 'P' && to == ep) sq[to + (white ? -8 : 8)] = '.';
     if (u == 'K' && (to - from == 2 || from - to == 2)) {
       const int rook_from = to > from ? from + 3 : from - 4,
@@ -101,7 +111,7 @@ struct Board {
       sq[rook_to] = sq[rook_from];
       sq[rook_from] = '.';
     }
-    if (uci.size() == 5) p = white ? char(toupper(uci[4])) : uci[4];
+    if (promo) p = white ? "?QRBN"[promo] : "?qrbn"[promo];
     sq[to] = p;
     sq[from] = '.';
     ep = (u == 'P' && (to - from == 16 || from - to == 16)) ? (from + to) / 2 : -1;
@@ -116,20 +126,20 @@ struct Board {
     white = !white;
   }
 
-  // Legal moves as UCI strings.
-  std::vector<std::string> Moves() const {
-    std::vector<std::string> pseudo;
-    auto add = [&](int from, int to) { pseudo.push_back(Name(from) + Name(to)); };
+  // Legal move codes.
+  std::vector<int> Moves() const {
+    std::vector<int> pseudo;
+    auto add = [&](int from, int to) { pseudo.push_back(Code(from, to)); };
     for (int s = 0; s < 64; ++s) {
       const char p = sq[s];
       if (!Mine(p, white)) continue;
       const int f = s % 8, r = s / 8;
-      const char u = char(toupper(p));
+      const char u = ToUpper(p);
       if (u == 'P') {
         const int dir = white ? 1 : -1, start = white ? 1 : 6, last = white ? 7 : 0;
         auto pawn_to = [&](int to) {
           if (to / 8 == last) {
-            for (char c : {'q', 'r', 'b', 'n'}) pseudo.push_back(Name(s) + Name(to) + c);
+            for (int promo = 1; promo <= 4; ++promo) pseudo.push_back(Code(s, to, promo));
           } else {
             add(s, to);
           }
@@ -146,14 +156,16 @@ struct Board {
         }
         continue;
       }
-      std::vector<std::pair<int, int>> dirs;
-      bool slide = u != 'N' && u != 'K';
-      if (u == 'N') dirs = {{1, 2}, {2, 1}, {-1, 2}, {-2, 1}, {1, -2}, {2, -1}, {-1, -2}, {-2, -1}};
-      if (u == 'B' || u == 'Q' || u == 'K')
-        dirs.insert(dirs.end(), {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}});
-      if (u == 'R' || u == 'Q' || u == 'K')
-        dirs.insert(dirs.end(), {{1, 0}, {-1, 0}, {0, 1}, {0, -1}});
-      for (auto [df, dr] : dirs) {
+      static constexpr int kKnight[8][2] = {{1, 2},  {2, 1},  {-1, 2},  {-2, 1},
+                                            {1, -2}, {2, -1}, {-1, -2}, {-2, -1}};
+      static constexpr int kQueen[8][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1},
+                                           {1, 0}, {-1, 0}, {0, 1},  {0, -1}};
+      const bool slide = u != 'N' && u != 'K';
+      // Bishops use the first four queen directions, rooks the last four.
+      const int(*dirs)[2] = u == 'N' ? kKnight : u == 'R' ? kQueen + 4 : kQueen;
+      const int count = (u == 'B' || u == 'R') ? 4 : 8;
+      for (int d = 0; d < count; ++d) {
+        const int df = dirs[d][0], dr = dirs[d][1];
         for (int ff = f + df, rr = r + dr; On(ff, rr); ff += df, rr += dr) {
           const char q = sq[rr * 8 + ff];
           if (Mine(q, white)) break;
@@ -173,8 +185,8 @@ struct Board {
           sq[k - 3] == '.' && !Attacked(k - 1, !white) && !Attacked(k - 2, !white))
         add(k, k - 2);
     }
-    std::vector<std::string> legal;
-    for (const std::string& m : pseudo) {
+    std::vector<int> legal;
+    for (int m : pseudo) {
       Board next = *this;
       next.Play(m);
       if (!next.Attacked(next.King(white), !white)) legal.push_back(m);
