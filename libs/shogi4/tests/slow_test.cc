@@ -49,7 +49,7 @@ TEST(PerftSlow, EveryFixedCount) {
 }
 
 TEST(PerftSlow, ReferenceAgreesDeeper) {
-  constexpr uint64_t kBudget = 20000;  // inner nodes the reference expands per count
+  constexpr uint64_t kBudget = 100000;  // inner nodes the reference expands per count
   for (const PerftCase& c : PerftCases()) {
     Position pos = Load(c);
     ref::Options o;
