@@ -111,20 +111,29 @@ class Shogi4Searcher {
       if (o == me_ || !pos.Alive(o)) continue;
       others += mat[o];
       ++n;
-      pressure += 12 * AttackedNeighbours(pos, pos.king[o], my_bit);
+      // Our pieces near their king, and checks: mating chances. (Board lookups only: the
+      // attack test is the costly part of a node, so it is used once per king.)
+      pressure += 10 * Near(pos, pos.king[o], me_, 2);
       if (s4::Attacked(pos.board, pos.king[o], my_bit)) pressure += 40;
     }
-    const int danger = 15 * AttackedNeighbours(pos, pos.king[me_], pos.Enemies(me_));
-    return mat[me_] - (n ? others / n : 0) + kMateBonus * pos.MatesMade(me_) + pressure - danger;
+    // Enemies around our king hurt, our own pieces beside it (a wall) help.
+    const int k = pos.king[me_];
+    int enemies = 0;
+    for (int o = 0; o < s4::kSeats; ++o)
+      if (o != me_ && pos.Alive(o)) enemies += Near(pos, k, o, 2);
+    const int safety = 8 * Near(pos, k, me_, 1) - 12 * enemies;
+    return mat[me_] - (n ? others / n : 0) + kMateBonus * pos.MatesMade(me_) + pressure + safety;
   }
 
-  static int AttackedNeighbours(const s4::Position& pos, int king, unsigned by) {
+  // Pieces of `owner` (kings excluded) within `r` squares (king steps) of `sq`.
+  static int Near(const s4::Position& pos, int sq, int owner, int r) {
+    const int r0 = s4::RankOf(sq), c0 = s4::ColOf(sq);
     int n = 0;
-    const int r = s4::RankOf(king), c = s4::ColOf(king);
-    for (int d = 0; d < 8; ++d) {
-      const int rr = r + s4::kDirRank[d], cc = c + s4::kDirCol[d];
-      if (rr < 0 || rr > 8 || cc < 0 || cc > 8) continue;
-      n += s4::Attacked(pos.board, s4::MakeSquare(rr, cc), by);
+    for (int rr = std::max(0, r0 - r); rr <= std::min(8, r0 + r); ++rr) {
+      for (int cc = std::max(0, c0 - r); cc <= std::min(8, c0 + r); ++cc) {
+        const s4::Cell c = pos.board[s4::MakeSquare(rr, cc)];
+        n += c && s4::OwnerOf(c) == owner && s4::TypeOf(c) != s4::kKing;
+      }
     }
     return n;
   }
