@@ -209,6 +209,17 @@ TEST(PawnDropMate, RefusedWhenTheKingCouldNotAnswer) {
   EXPECT_TRUE(g->ParseMove("P*5d").ok());
 }
 
+TEST(PawnDropMate, RefusedEvenWhenAnotherSeatWouldMoveFirst) {
+  auto board = DropMateBoard();
+  board["5c"] = "G0n";
+  board["9h"] = "R0n";  // seat 1 (king 9e) is in check and would be picked before seat 2
+  auto g = Load(Text(board, 0, "P/-/-/-"));
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(InCheck(*g), (std::vector<int>{1}));
+  auto m = g->ParseMove("P*5b");
+  EXPECT_NE(m.status().message().find("pawn-drop mate"), absl::string_view::npos);
+}
+
 TEST(PawnDropMate, PawnDropCheckThatIsNotMateIsAllowed) {
   auto g = Load(Text(DropMateBoard(), 0, "P/-/-/-"));  // the king can take the pawn
   ASSERT_NE(g, nullptr);
