@@ -2,6 +2,7 @@
 // and invite codes, settings, the event stream (resume, fan-out across replicas, close).
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <pqxx/pqxx>
 
@@ -349,6 +350,22 @@ TEST_F(MatchmakingTest, WatchFansOutAcrossReplicasAndResumes) {
   EXPECT_EQ(w0.events().size(), w1.events().size());
   EXPECT_TRUE(Contiguous(w1.events()));
   EXPECT_TRUE(w1.events().back().has_member_left());
+}
+
+TEST_F(MatchmakingTest, WatchSendsHeartbeatsAndEndsUnavailableOnShutdown) {
+  Stack stack;
+  stack.AddReplica({"--heartbeat_seconds=0.3", "--drain_seconds=5"});
+  Guest host = NewGuest(stack.mm(), "Host");
+  v1::Room room = CreateRoom(stack.mm(), host, v1::GAME_KIND_CHESS);
+  Watcher w(stack.mm(), room.id(), 0, &host);
+  ASSERT_TRUE(w.WaitFor([](const auto& ev) { return ev.size() >= 2; }));  // joined, presence
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  EXPECT_GE(w.heartbeats(), 2);
+  EXPECT_EQ(w.events().size(), 2u);  // heartbeats carry no seq and are not events
+  stack.replica().proc->Signal(SIGTERM);
+  ASSERT_TRUE(w.WaitDone(10));
+  EXPECT_EQ(w.status().error_code(), Code::UNAVAILABLE) << w.status().error_message();
+  EXPECT_EQ(stack.replica().proc->Wait(10), std::optional<int>(0)) << stack.replica().proc->log();
 }
 
 }  // namespace

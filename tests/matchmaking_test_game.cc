@@ -329,6 +329,30 @@ TEST_F(MatchmakingGameTest, ShogiOneHumanThreeCpuPlayedToTheEnd) {
   EXPECT_TRUE(Contiguous(w.events()));
   EXPECT_EQ(Count("SELECT count(*) FROM matchmaking.moves WHERE game_id = '" + game.id() + "'"),
             end.ply());
+  v1::ExportPgnRequest pr;
+  pr.set_game_id(game.id());
+  v1::ExportPgnResponse pgn;
+  EXPECT_EQ(MM_CALL(mm, ExportPgn, nullptr, pr, &pgn).error_code(), Code::FAILED_PRECONDITION);
+  v1::GetGameMovesRequest gm;
+  gm.set_game_id(game.id());
+  v1::GetGameMovesResponse moves;
+  ASSERT_TRUE(MM_CALL(mm, GetGameMoves, nullptr, gm, &moves).ok());
+  EXPECT_EQ(moves.moves_size(), end.ply());
+  EXPECT_EQ(moves.first_seat(), 2);
+  EXPECT_EQ(moves.options().at("move_limit"), "60");
+
+  // Rematch: same seats, the first turn one seat further on.
+  v1::RematchRequest rq;
+  rq.set_room_id(room.id());
+  v1::Game next;
+  ASSERT_TRUE(MM_CALL(mm, Rematch, &me, rq, &next).ok());
+  EXPECT_EQ(next.first_seat(), 3);
+  EXPECT_EQ(next.seats(0).player_id(), me.id);
+  EXPECT_EQ(next.to_move(), 3);
+  v1::GetMeResponse mine;
+  ASSERT_TRUE(MM_CALL(mm, GetMe, &me, v1::GetMeRequest(), &mine).ok());
+  ASSERT_EQ(mine.playing_game_ids_size(), 1);
+  EXPECT_EQ(mine.playing_game_ids(0), next.id());
 }
 
 TEST_F(MatchmakingGameTest, ChineseCheckersSixSeatsWithCpu) {

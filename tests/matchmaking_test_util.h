@@ -125,6 +125,7 @@ class Watcher {
       while (reader_->Read(&e)) {
         std::lock_guard<std::mutex> lock(mu_);
         if (e.seq() != 0) events_.push_back(e);
+        if (e.seq() == 0 && e.has_heartbeat()) ++heartbeats_;
         cv_.notify_all();
       }
       grpc::Status s = reader_->Finish();
@@ -159,6 +160,10 @@ class Watcher {
     std::lock_guard<std::mutex> lock(mu_);
     return status_;
   }
+  int heartbeats() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return heartbeats_;
+  }
   int64_t last_seq() {
     std::lock_guard<std::mutex> lock(mu_);
     return events_.empty() ? 0 : events_.back().seq();
@@ -173,6 +178,7 @@ class Watcher {
   std::vector<v1::RoomEvent> events_;
   grpc::Status status_;
   bool done_ = false;
+  int heartbeats_ = 0;
 };
 
 // The value of one sample line ("name{labels}") of a /metrics page; -1 if absent.

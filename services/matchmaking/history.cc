@@ -137,7 +137,7 @@ grpc::Status MatchmakingService::ExportPgn(grpc::ServerContext*, const v1::Expor
   tags["Site"] = "tablero";
   tags["Date"] = absl::FormatTime("%Y.%m.%d", absl::FromUnixSeconds(g.created_time().seconds()),
                                   absl::UTCTimeZone());
-  tags["Round"] = "-";
+  tags.insert({"Round", "-"});
   if (g.seats_size() == 2) {
     tags["White"] = g.seats(0).display_name();
     tags["Black"] = g.seats(1).display_name();
