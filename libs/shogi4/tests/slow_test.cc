@@ -12,22 +12,28 @@
 namespace tablero::shogi4::testing {
 namespace {
 
-TEST(DifferentialSlow, TwoThousandPlayoutsAgree) {
-  PlayoutStats stats;
-  uint32_t seed = 100000;
+// 2,000 playouts in all: 125 for each of the 16 option combinations (one test each, so
+// that ctest can run them in parallel).
+class DifferentialSlow : public ::testing::TestWithParam<int> {};
+
+TEST_P(DifferentialSlow, PlayoutsAgree) {
   const std::vector<Combo> combos = AllCombos(200);
-  const int per_combo = 2000 / static_cast<int>(combos.size());
-  for (const Combo& c : combos) {
-    for (int i = 0; i < per_combo; ++i) {
-      Playout(c, seed++, &stats);
-      if (HasFatalFailure()) return;
-    }
+  ASSERT_EQ(combos.size(), 16u);
+  const Combo& c = combos[GetParam()];
+  PlayoutStats stats;
+  uint32_t seed = 100000 + 1000 * static_cast<uint32_t>(GetParam());
+  for (int i = 0; i < 125; ++i) {
+    Playout(c, seed++, &stats);
+    if (HasFatalFailure()) return;
   }
-  std::printf("games %d positions %d mates %d ended-with-mates %d\n", stats.games, stats.positions,
-              stats.mates, stats.over_by_mates);
-  EXPECT_EQ(stats.games, 2000);
-  EXPECT_GT(stats.mates, 500);
+  std::printf("%s %s %s pawn=%s: games %d positions %d mates %d\n", c.format.c_str(),
+              c.ending.c_str(), c.mated.c_str(), c.pawn.c_str(), stats.games, stats.positions,
+              stats.mates);
+  EXPECT_EQ(stats.games, 125);
+  EXPECT_GT(stats.mates, 10);
 }
+
+INSTANTIATE_TEST_SUITE_P(Combos, DifferentialSlow, ::testing::Range(0, 16));
 
 Position Load(const PerftCase& c) {
   Rules rules;
