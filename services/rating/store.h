@@ -1,12 +1,18 @@
 // The rating service's tables (schema "rating", migrations/): ratings, games applied and
 // per-seat results. Every method is safe to call from many threads and many replicas.
 //
-// Exactly once: Apply inserts the game id first (ON CONFLICT DO NOTHING). The replica that
+// Exactly once: Apply inserts the game id first (ON CONFLICT DO NOTHING). The call that
 // inserts it rates the game; any other report of the same id, even one running at the
 // same moment on another replica, waits on that row's unique index entry, then finds the
-// game applied and returns the stored changes. The players' rating rows are then created
-// or locked in one statement in a canonical order (player ids in "C" collation), so
-// concurrent games sharing players queue up behind each other and never deadlock.
+// game applied and returns the stored changes (or refuses different content).
+//
+// No deadlocks: in the same statement the players' existing rating rows are locked
+// (SELECT ... FOR UPDATE) in one canonical order, player ids in "C" collation, so games
+// sharing players queue up behind each other. Players without a row are inserted only
+// after every lock is held, again in that order; if a concurrent game created one of them
+// first, the transaction is rolled back and run again (then that row is simply locked).
+// A transaction waits only for rows later in the order than any it holds, or for the
+// inserts of a transaction that already holds all its locks, so no cycle can form.
 #ifndef TABLERO_SERVICES_RATING_STORE_H_
 #define TABLERO_SERVICES_RATING_STORE_H_
 
