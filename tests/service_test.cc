@@ -147,6 +147,7 @@ TEST_P(DatabaseServiceTest, UnreachableDatabaseMeansNotServingAndNoCrash) {
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   EXPECT_TRUE(r.proc->running());
   EXPECT_EQ(HealthStatus(r.addr, svc.service), "NOT_SERVING");
+  EXPECT_EQ(HealthStatus(r.addr, "liveness"), "SERVING");  // alive: no restart for a DB outage
   std::string log = r.proc->log();
   EXPECT_NE(log.find("database not available"), std::string::npos) << log;
   EXPECT_NE(log.find("cannot connect to PostgreSQL"), std::string::npos) << log;

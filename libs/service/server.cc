@@ -81,6 +81,11 @@ absl::Status Server::Start() {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", options_.listen));
   }
   SetReady(false);
+  // Liveness is apart from readiness: a replica waiting for its database is alive and
+  // must not be restarted for it, only kept out of the load balancer.
+  if (auto* health = server_->GetHealthCheckService()) {
+    health->SetServingStatus(std::string(kLivenessService), true);
+  }
   LogInfo("listening", {{"addr", options_.listen},
                         {"port", absl::StrCat(port_)},
                         {"metrics", options_.metrics_listen}});

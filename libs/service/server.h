@@ -34,6 +34,10 @@ class Exposer;
 
 namespace tablero::service {
 
+// Health service name that reports SERVING as long as the process runs (for liveness
+// probes); "" and each API service name report readiness.
+inline constexpr char kLivenessService[] = "liveness";
+
 struct ServerOptions {
   std::string listen;          // from --listen
   std::string metrics_listen;  // from --metrics_listen; empty: no exposer
