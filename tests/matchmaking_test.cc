@@ -229,6 +229,43 @@ TEST_F(MatchmakingTest, RoomsInviteCodesMembersAndSettings) {
   EXPECT_EQ(MM_CALL(mm, CreateRoom, nullptr, cr, &r2).error_code(), Code::UNAUTHENTICATED);
   ASSERT_TRUE(MM_CALL(mm, CreateRoom, &host, cr, &r2).ok());
   EXPECT_EQ(r2.settings().seat_count(), 6);
+  // Oversized ids are refused as malformed; unknown ones are not found.
+  v1::GetRoomRequest big;
+  big.set_room_id(std::string(65, 'a'));
+  EXPECT_EQ(MM_CALL(mm, GetRoom, nullptr, big, &got).error_code(), Code::INVALID_ARGUMENT);
+  big.set_room_id("");
+  EXPECT_EQ(MM_CALL(mm, GetRoom, nullptr, big, &got).error_code(), Code::INVALID_ARGUMENT);
+  big.set_room_id(std::string(64, 'a'));
+  EXPECT_EQ(MM_CALL(mm, GetRoom, nullptr, big, &got).error_code(), Code::NOT_FOUND);
+  v1::GetGameRequest gg;
+  gg.set_game_id(std::string(1000, 'g'));
+  v1::Game game;
+  EXPECT_EQ(MM_CALL(mm, GetGame, nullptr, gg, &game).error_code(), Code::INVALID_ARGUMENT);
+
+  // Options that do not allow the seat count: Japanese Chinese Checkers is for 2-3.
+  v1::CreateRoomRequest jp;
+  jp.set_kind(v1::GAME_KIND_CHECKERS);
+  jp.mutable_settings()->set_seat_count(4);
+  (*jp.mutable_settings()->mutable_options())["rules"] = "japanese";
+  v1::Room r3;
+  ASSERT_TRUE(MM_CALL(mm, CreateRoom, &d, jp, &r3).ok());
+  v1::StartGameRequest sg;
+  sg.set_room_id(r3.id());
+  EXPECT_EQ(MM_CALL(mm, StartGame, &e, sg, &game).error_code(), Code::PERMISSION_DENIED);
+  grpc::Status st = MM_CALL(mm, StartGame, &d, sg, &game);
+  EXPECT_EQ(st.error_code(), Code::FAILED_PRECONDITION) << st.error_message();
+  ASSERT_TRUE(MM_CALL(
+                  mm, GetRoom, nullptr,
+                  [&] {
+                    v1::GetRoomRequest q;
+                    q.set_room_id(r3.id());
+                    return q;
+                  }(),
+                  &got)
+                  .ok());
+  EXPECT_EQ(got.state(), v1::Room::LOBBY);
+  EXPECT_EQ(got.games_played(), 0);
+
   v1::GetMeResponse me;
   ASSERT_TRUE(MM_CALL(mm, GetMe, &host, v1::GetMeRequest(), &me).ok());
   ASSERT_EQ(me.room_ids_size(), 1);  // the closed room is gone from the list
