@@ -8,7 +8,7 @@
 
 ABSL_FLAG(int, state_cache_entries, 4096,
           "decoded game states kept per replica to skip decoding a game's next request "
-          "(0: always decode); a few KiB each");
+          "(0: always decode); a few KiB each, states over 8 KiB are never kept");
 
 int main(int argc, char** argv) {
   tablero::service::ParseConfig(argc, argv, "tablero rules service (see --helpfull)");

@@ -15,7 +15,7 @@ StateCache::Shard& StateCache::ShardOf(absl::string_view state, size_t* hash) {
 }
 
 std::unique_ptr<game::Game> StateCache::Find(absl::string_view state) {
-  if (!enabled()) return nullptr;
+  if (!enabled() || state.size() > kMaxStateBytes) return nullptr;
   size_t hash;
   Shard& s = ShardOf(state, &hash);
   std::shared_ptr<const game::Game> found;
@@ -30,7 +30,7 @@ std::unique_ptr<game::Game> StateCache::Find(absl::string_view state) {
 }
 
 void StateCache::Insert(absl::string_view state, std::unique_ptr<game::Game> game) {
-  if (!enabled() || game == nullptr) return;
+  if (!enabled() || game == nullptr || state.size() > kMaxStateBytes) return;
   size_t hash;
   Shard& s = ShardOf(state, &hash);
   std::shared_ptr<const game::Game> evicted;  // destroyed outside the lock

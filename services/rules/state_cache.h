@@ -27,6 +27,10 @@ namespace tablero::rules {
 
 class StateCache {
  public:
+  // States longer than this are not kept: typical states are 0.2-2 KiB, and the bound
+  // keeps the worst case (capacity x long games) to a few hundred MiB.
+  static constexpr size_t kMaxStateBytes = 8 << 10;
+
   // `capacity` entries in all (0 disables the cache).
   explicit StateCache(size_t capacity);
 
