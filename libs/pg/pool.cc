@@ -9,6 +9,14 @@ absl::Status FromException(const std::exception& e) {
   if (const auto* b = dynamic_cast<const pqxx::broken_connection*>(&e)) {
     return absl::UnavailableError(absl::StrCat("database connection: ", b->what()));
   }
+  // libpqxx 6 throws serialization failures and deadlocks as transaction_rollback, which
+  // is not an sql_error: they are the retryable ones.
+  if (dynamic_cast<const pqxx::statement_completion_unknown*>(&e) != nullptr) {
+    return absl::UnavailableError(absl::StrCat("database statement outcome unknown: ", e.what()));
+  }
+  if (dynamic_cast<const pqxx::transaction_rollback*>(&e) != nullptr) {
+    return absl::AbortedError(absl::StrCat("database transaction rolled back: ", e.what()));
+  }
   if (const auto* s = dynamic_cast<const pqxx::sql_error*>(&e)) {
     const std::string& state = s->sqlstate();
     std::string msg = absl::StrCat("database [", state, "]: ", s->what());
@@ -91,9 +99,10 @@ absl::Status Pool::Tx(const std::function<absl::Status(pqxx::work&)>& fn, int at
       return absl::OkStatus();
     } catch (const std::exception& e) {
       last = FromException(e);
+      // Retry what certainly did not commit: rollbacks, and broken connections before the
+      // commit was sent (in-doubt commits and unknown outcomes are not retried).
       bool retry = last.code() == absl::StatusCode::kAborted ||
-                   (last.code() == absl::StatusCode::kUnavailable &&
-                    dynamic_cast<const pqxx::in_doubt_error*>(&e) == nullptr);
+                   (dynamic_cast<const pqxx::broken_connection*>(&e) != nullptr);
       if (!retry) return last;
     }
   }

@@ -1,6 +1,8 @@
 // Against the real PostgreSQL started by the test command (TABLERO_TEST_DATABASE_URL).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <random>
 #include <thread>
@@ -137,6 +139,36 @@ TEST_F(PgTest, PoolRunsTransactionsAndRollsBack) {
   });
   EXPECT_EQ(bad.code(), absl::StatusCode::kInternal);
   EXPECT_NE(bad.message().find("42P01"), absl::string_view::npos) << bad;
+}
+
+TEST_F(PgTest, DeadlockIsRetriedByTx) {
+  ASSERT_TRUE(Migrate(*conn_, schema_, TestMigrations()).ok());
+  // Two transactions lock rows 1 and 2 in opposite orders; Postgres aborts one with a
+  // deadlock, which Tx must see as ABORTED and retry, so both end up committed.
+  Pool pool(Url(), 4);
+  std::atomic<int> attempts{0};
+  auto worker = [&](int first, int second) {
+    return pool.Tx([&, first, second](pqxx::work& w) {
+      ++attempts;
+      w.exec("SELECT * FROM " + schema_ + ".items WHERE id = " + std::to_string(first) +
+             " FOR UPDATE");
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      w.exec("SELECT * FROM " + schema_ + ".items WHERE id = " + std::to_string(second) +
+             " FOR UPDATE");
+      w.exec("INSERT INTO " + schema_ + ".items (name) VALUES ('deadlock survivor')");
+      return absl::OkStatus();
+    });
+  };
+  absl::Status a, b;
+  std::thread t1([&] { a = worker(1, 2); });
+  std::thread t2([&] { b = worker(2, 1); });
+  t1.join();
+  t2.join();
+  EXPECT_TRUE(a.ok()) << a;
+  EXPECT_TRUE(b.ok()) << b;
+  EXPECT_GE(attempts.load(), 3);  // one of them ran twice
+  EXPECT_EQ(Count("SELECT count(*) FROM " + schema_ + ".items WHERE name = 'deadlock survivor'"),
+            2);
 }
 
 TEST(PgPool, UnreachableDatabaseIsUnavailable) {
