@@ -410,6 +410,8 @@ TEST_F(RulesTest, ChessDrawsOffersClaimsAndResignation) {
   EXPECT_EQ(EventTypes(act.events()),
             (std::vector<std::string>{"MOVE", "DRAW_CLAIMED", "GAME_OVER"}));
   EXPECT_EQ(act.view().ply(), 8);
+  EXPECT_EQ(act.events(1).seat(), 1);
+  EXPECT_FALSE(act.events(1).detail().empty());  // the claim's reason
 
   // Offers: not before both sides moved; accept ends the game; decline keeps it going.
   std::string g = Start(kChess);

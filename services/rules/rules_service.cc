@@ -212,6 +212,7 @@ grpc::Status RulesService::LegalMoves(grpc::ServerContext* ctx, const v1::LegalM
     if (!from.ok()) return ToGrpc(from.status());
     moves = std::move(*from);
   }
+  if (game.to_move() < 0) moves.clear();  // the contract: no moves once the game is over
   resp->mutable_moves()->Reserve(static_cast<int>(moves.size()));
   for (const game::Move& m : moves) ToProto(m, resp->add_moves());
   resp->set_to_move(game.to_move());
