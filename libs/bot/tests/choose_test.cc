@@ -6,6 +6,7 @@
 #include <random>
 
 #include "libs/bot/bot.h"
+#include "libs/bot/choosers.h"
 #include "libs/bot/tests/random_positions.h"
 #include "libs/checkers/adapter.h"
 #include "libs/games/games.h"
@@ -18,6 +19,24 @@ TEST(ChooseMove, LegalOnASampleOfRandomPositions) {
   EXPECT_GE(RandomPositions(game::Kind::kChess, 10, 2), 40);
   EXPECT_GE(RandomPositions(game::Kind::kShogi4, 6, 2), 40);
   EXPECT_GE(RandomPositions(game::Kind::kCheckers, 2, 2), 40);
+}
+
+// The generic searcher (for a game without its own) works through game::Game alone.
+TEST(ChooseGeneric, LegalMovesForShogiAndCheckers) {
+  std::mt19937_64 rng(17);
+  for (game::Kind kind : {game::Kind::kShogi4, game::Kind::kCheckers}) {
+    auto g = *games::NewGame({kind, {}, 0, 0});
+    for (int i = 0; i < 30 && !g->result().over; ++i) {
+      Request r;
+      r.level = 1 + i % 10;
+      r.budget_ms = 20;
+      auto c = ChooseGeneric(*g, r, 1 + i, true);
+      ASSERT_TRUE(c.ok()) << c.status();
+      EXPECT_TRUE(IsLegal(*g, c->move)) << c->move.notation;
+      auto legal = g->LegalMoves();
+      ASSERT_TRUE(g->Play(legal[rng() % legal.size()]).ok());
+    }
+  }
 }
 
 TEST(ChooseMove, RefusesBadInput) {
