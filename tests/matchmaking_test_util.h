@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -53,11 +55,19 @@ class Stack {
     rules_ = std::make_unique<Svc>("rules", std::vector<std::string>{}, false);
     bot_ = std::make_unique<Svc>("bot", std::vector<std::string>{}, false);
   }
+  // TABLERO_TEST_LOGS=1 prints every replica's log at the end (debugging).
+  ~Stack() {
+    if (std::getenv("TABLERO_TEST_LOGS") == nullptr) return;
+    for (auto& r : replicas_)
+      std::fprintf(stderr, "--- %s\n%s", r->addr.c_str(), r->proc->log().c_str());
+  }
   // Returns the replica's index.
   int AddReplica(std::vector<std::string> flags = {}) {
     flags.push_back("--rules_addr=" + rules_->addr);
     flags.push_back("--bot_addr=" + bot_->addr);
-    if (!rating_addr.empty()) flags.push_back("--rating_addr=" + rating_addr);
+    // Empty unless a test runs one: replicas of other tests (sharing the database) must
+    // not try to deliver the rating outbox to a default address.
+    flags.push_back("--rating_addr=" + rating_addr);
     replicas_.push_back(std::make_unique<Svc>("matchmaking", flags, true));
     stubs_.push_back(v1::Matchmaking::NewStub(
         grpc::CreateChannel(replicas_.back()->addr, grpc::InsecureChannelCredentials())));
