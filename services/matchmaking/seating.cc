@@ -5,8 +5,10 @@
 namespace tablero::matchmaking {
 
 void RefreshCpuDue(pqxx::transaction_base& t, const std::string& game_id) {
+  // The version moves too: a CPU move computed before the seat changed hands (a player
+  // back with their token) can then no longer be committed.
   t.exec_params(
-      "UPDATE games g SET cpu_due = CASE WHEN g.over THEN NULL "
+      "UPDATE games g SET version = version + 1, cpu_due = CASE WHEN g.over THEN NULL "
       "WHEN EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.seat = g.to_move "
       "AND (s.player_id IS NULL OR s.cpu_now)) THEN now() ELSE g.turn_deadline END "
       "WHERE g.id = $1",
