@@ -1,4 +1,4 @@
-// Chess behind ChooseMove: recovers the position and its repetition history from the game,
+// Chess behind ChooseMove: takes the position and its repetition history from the game,
 // maps the level to search limits, runs the searcher and converts the answer.
 #include <algorithm>
 #include <vector>
@@ -9,7 +9,6 @@
 #include "libs/chess/chess_game.h"
 #include "libs/chess/movegen.h"
 #include "libs/chess/notation.h"
-#include "libs/game/codec.h"
 
 namespace tablero::bot {
 
@@ -17,35 +16,13 @@ namespace {
 
 using chess::Position;
 
-// Keys of the positions before the current one, read back from the game's own encoding
-// (start FEN plus moves; the game validated it already, so this only replays).
-std::vector<uint64_t> History(const game::Game& game) {
-  std::vector<uint64_t> keys;
-  auto env = game::UnwrapState(game.Encode());
-  if (!env.ok()) return keys;
-  game::ByteReader r(env->payload);
-  r.U8();
-  auto pos = Position::ParseFen(r.Str(200));
-  if (!r.ok() || !pos.ok()) return keys;
-  const uint64_t n = r.Varint();
-  for (uint64_t i = 0; i < n && r.ok(); ++i) {
-    const uint64_t code = r.Varint();
-    keys.push_back(pos->key());
-    bool found = false;
-    for (chess::Move m : chess::MoveList(*pos)) {
-      const uint32_t promo =
-          m.kind() == chess::Move::kPromotion ? m.promotion() - chess::kKnight + 1 : 0;
-      if ((uint32_t(m.from()) | uint32_t(m.to()) << 6 | promo << 12) == code) {
-        pos->DoMove(m);
-        found = true;
-        break;
-      }
-    }
-    if (!found) return {};
-  }
+// Keys of the positions before the current one, oldest first, from the game's own
+// repetition history (the positions that can still repeat).
+std::vector<uint64_t> History(const chess::ChessGame& game) {
+  const std::vector<uint64_t>& all = game.repetition_keys();
   // Only positions since the last irreversible move can repeat; 160 covers the 75-move rule.
-  if (keys.size() > 160) keys.erase(keys.begin(), keys.end() - 160);
-  return keys;
+  const size_t n = std::min<size_t>(all.size() - 1, 160);
+  return std::vector<uint64_t>(all.end() - 1 - n, all.end() - 1);
 }
 
 int ToEval(int score) {
@@ -80,7 +57,8 @@ absl::StatusOr<Choice> ChooseChess(const game::Game& game, const Request& reques
     limits.time_ms = std::max(1, request.budget_ms - std::min(20, request.budget_ms / 10));
     limits.noise_cp = spec.noise_cp;
     limits.noise_seed = rng.Next();
-    ChessResult r = SearchChess(pos, History(game), limits);
+    limits.reuse_table = !seeded;
+    ChessResult r = SearchChess(pos, History(*cg), limits);
     chosen = r.move;
     c.eval = ToEval(r.score);
     c.depth = r.depth;

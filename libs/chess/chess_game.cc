@@ -29,12 +29,16 @@ uint64_t RepetitionKey(const Position& pos) {
 }
 
 ChessGame::ChessGame(const game::Options& options, const Position& start)
+    : ChessGame(options, start, true) {}
+
+ChessGame::ChessGame(const game::Options& options, const Position& start, bool evaluate)
     : options_(options), start_(start), pos_(start) {
   auto it = options_.find("draw_mode");
   fide_ = it != options_.end() && it->second == "fide";
   it = options_.find("fide_resignation_exception");
   resignation_exception_ = it != options_.end() && it->second == "on";
   result_.places = {0, 0};
+  if (!evaluate) return;
   keys_.push_back(RepetitionKey(pos_));
   Evaluate(nullptr);  // a position given as text may already be over
 }
@@ -159,8 +163,8 @@ void ChessGame::Evaluate(std::vector<Event>* events) {
 }
 
 std::string ChessGame::ClaimableReason() const {
-  if (RepetitionCount() >= 3) return "threefold";
-  if (pos_.halfmove_clock() >= 100) return "fifty";
+  if (RepetitionCount() >= 3) return "threefold_repetition";
+  if (pos_.halfmove_clock() >= 100) return "fifty_moves";
   return "";
 }
 
@@ -271,6 +275,10 @@ absl::StatusOr<std::string> ChessGame::Export(absl::string_view format) const {
   if (format != "pgn") {
     return absl::InvalidArgumentError(
         absl::StrCat("unknown export format \"", format, "\" (fen or pgn)"));
+  }
+  // A decoded game's moves are checked here, not on Decode (see chess_state.cc).
+  if (!history_checked_) {
+    if (absl::Status s = CheckHistory(); !s.ok()) return s;
   }
   PgnTags tags;
   if (result_.over) {

@@ -42,24 +42,33 @@ class ChessGame final : public game::Game {
   uint64_t Perft(int depth) const override;
   std::vector<std::pair<std::string, uint64_t>> Divide(int depth) const override;
 
-  // For Decode (chess_state.cc): replays one move / restores an ending after validation.
-  absl::Status ReplayMove(uint32_t code);
-  absl::Status RestoreEnding(Ending ending, int seat, int draw_offer);
   // For search code (the bot): the current and start positions, the moves since the start,
-  // and RepetitionKey() of every position since the start (the current one last).
+  // and RepetitionKey() of the positions that can still repeat (the current one last): all
+  // since the start in a game played in memory, at least those since the last capture or
+  // pawn move in a decoded one.
   const Position& position() const { return pos_; }
   const Position& start_position() const { return start_; }
+  // In a decoded game the moves are as the client sent them: only the last one is checked
+  // on Decode; CheckHistory() replays them all (Export does).
   const std::vector<Move>& moves() const { return moves_; }
   const std::vector<uint64_t>& repetition_keys() const { return keys_; }
+  // Replays moves() from the start: each legal, none after the end, leading to position()
+  // with the same repetition keys. INVALID_ARGUMENT naming the first problem.
+  absl::Status CheckHistory() const;
   // Times the current position occurred (same identity as the repetition rules).
   int RepetitionCount() const;
 
  private:
+  friend absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version,
+                                                            absl::string_view payload);
+  // Decode builds the game field by field, then evaluates the endings once.
+  ChessGame(const game::Options& options, const Position& start, bool evaluate);
+  absl::Status RestoreEnding(Ending ending, int seat, int draw_offer);
   game::Move ToGameMove(const Position& pos, Move m) const;
   void ApplyMove(Move m, std::vector<game::Event>* events);
   void Evaluate(std::vector<game::Event>* events);  // automatic endings after a move
   void Finish(int winner, const std::string& reason, std::vector<game::Event>* events);
-  // "threefold" / "fifty" if the position allows a FIDE claim, else empty.
+  // "threefold_repetition" / "fifty_moves" if the position allows a FIDE claim, else empty.
   std::string ClaimableReason() const;
   absl::Status Resign(int seat, std::vector<game::Event>* events);
 
@@ -69,9 +78,10 @@ class ChessGame final : public game::Game {
   Position start_;
   Position pos_;
   std::vector<Move> moves_;
-  std::vector<uint64_t> keys_;  // repetition identity of every position since start_
-  Position prev_;               // the position before the last move
-  int draw_offer_ = -1;         // seat with a pending offer
+  std::vector<uint64_t> keys_;   // repetition identity of positions since start_ (see above)
+  Position prev_;                // the position before the last move
+  bool history_checked_ = true;  // false after Decode: Export replays the moves first
+  int draw_offer_ = -1;          // seat with a pending offer
   Ending ending_ = Ending::kNone;
   int ending_seat_ = -1;  // the resigning seat
   game::Result result_;

@@ -1,11 +1,26 @@
-// Encoded state (payload inside game::WrapState, version 1):
+// Encoded state (payload inside game::WrapState, version 2):
 //   flags (u8: bit0 fide draw mode, bit1 resignation exception, bit2 show_legal_moves,
 //          bit3 rotate_first_player)
-//   start FEN (str) | move count (varint) | per move: from | to << 6 | promo << 12 (varint,
-//   promo 0 none, 1..4 = N,B,R,Q) | pending draw offer (u8: 0 none, 1 White, 2 Black) |
-//   ending (u8: ChessGame::Ending) [| resigning seat (u8) when resigned]
-// Decoding replays every move through the legal move generator, so repetition history,
-// automatic endings and the PGN come back exactly, and no illegal state can be built.
+//   start position (Position::Pack) | move count (varint) | each move's 16 bits (u16 LE)
+//   [| the position before the last move (Position::Pack), when there are moves]
+//   | key count n (varint) | n RepetitionKey()s (u64) of the positions before the current
+//   one since the last capture or pawn move (n = min(moves, halfmove clock))
+//   | pending draw offer (u8: 0 none, 1 White, 2 Black) | ending (u8: ChessGame::Ending)
+//   [| resigning seat (u8) when resigned]
+//
+// Decode is cheap (the rules service decodes on every request): it never replays the
+// game. The stored position is validated like strict FEN input, the last move must be
+// legal in it, and the current position is that move played, so the board a client can
+// continue from is always a legal one (and View() shows the last move exactly). The move
+// list is checked only for its length (against the move counters); the replay that proves
+// it leads to the current position runs lazily in CheckHistory(), which Export("pgn")
+// calls and which returns INVALID_ARGUMENT for a forged history.
+// The repetition keys are trusted as given: they only decide draws by repetition, which
+// a client could also reach by playing the moves, so a forged key gains nothing a player
+// cannot claim anyway. Their count is checked, the current key is recomputed.
+// Version 1 (start FEN plus moves, replayed on decode) was never deployed and is refused.
+#include <algorithm>
+#include <array>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
@@ -17,13 +32,8 @@
 namespace tablero::chess {
 namespace {
 
-constexpr uint8_t kVersion = 1;
+constexpr uint8_t kVersion = 2;
 constexpr uint64_t kMaxPlies = 20000;  // far beyond any game the 75-move rule allows
-
-uint32_t MoveCode(Move m) {
-  const uint32_t promo = m.kind() == Move::kPromotion ? m.promotion() - kKnight + 1 : 0;
-  return uint32_t(m.from()) | uint32_t(m.to()) << 6 | promo << 12;
-}
 
 absl::Status Bad(absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat("chess state: ", why));
@@ -34,6 +44,35 @@ bool On(const game::Options& o, const char* name) {
   return it != o.end() && it->second == "on";
 }
 
+// The resolved options of each flag combination, built once (resolving costs more than
+// the rest of a decode).
+const game::Options* OptionsOf(uint8_t flags) {
+  static const auto* table = [] {
+    auto* t = new std::array<game::Options, 16>;
+    for (int f = 0; f < 16; ++f) {
+      game::Options given = {
+          {"draw_mode", f & 1 ? "fide" : "site"},
+          {"fide_resignation_exception", f & 2 ? "on" : "off"},
+          {"show_legal_moves", f & 4 ? "on" : "off"},
+          {"rotate_first_player", f & 8 ? "on" : "off"},
+      };
+      auto o = game::ResolveOptions(Info(), given);
+      if (o.ok()) (*t)[f] = *std::move(o);
+    }
+    return t;
+  }();
+  return flags < 16 && !(*table)[flags].empty() ? &(*table)[flags] : nullptr;
+}
+
+bool IsLegal(const Position& pos, Move m) {
+  for (Move legal : MoveList(pos))
+    if (legal == m) return true;
+  return false;
+}
+
+// Plies since the standard numbering's start, to compare positions of one game.
+int PlyIndex(const Position& pos) { return 2 * (pos.fullmove_number() - 1) + pos.side_to_move(); }
+
 }  // namespace
 
 std::string ChessGame::Encode() const {
@@ -42,24 +81,34 @@ std::string ChessGame::Encode() const {
   w.U8(uint8_t((mode != options_.end() && mode->second == "fide") |
                On(options_, "fide_resignation_exception") << 1 |
                On(options_, "show_legal_moves") << 2 | On(options_, "rotate_first_player") << 3));
-  w.Str(start_.Fen());
+  start_.Pack(&w);
   w.Varint(moves_.size());
-  for (Move m : moves_) w.Varint(MoveCode(m));
+  for (Move m : moves_) {
+    w.U8(uint8_t(m.raw()));
+    w.U8(uint8_t(m.raw() >> 8));
+  }
+  if (!moves_.empty()) prev_.Pack(&w);
+  const size_t n = std::min<size_t>(keys_.size() - 1, pos_.halfmove_clock());
+  w.Varint(n);
+  for (size_t i = keys_.size() - 1 - n; i + 1 < keys_.size(); ++i) w.U64(keys_[i]);
   w.U8(uint8_t(draw_offer_ + 1));
   w.U8(uint8_t(ending_));
   if (ending_ == Ending::kResigned) w.U8(uint8_t(ending_seat_));
   return game::WrapState(game::Kind::kChess, kVersion, w.bytes());
 }
 
-absl::Status ChessGame::ReplayMove(uint32_t code) {
-  if (result_.over) return Bad("a move after the end of the game");
-  for (Move m : MoveList(pos_)) {
-    if (MoveCode(m) == code) {
-      ApplyMove(m, nullptr);
-      return absl::OkStatus();
-    }
+absl::Status ChessGame::CheckHistory() const {
+  ChessGame replay(options_, start_);
+  for (size_t i = 0; i < moves_.size(); ++i) {
+    if (replay.result_.over) return Bad(absl::StrCat("move ", i + 1, " after the end"));
+    if (!IsLegal(replay.pos_, moves_[i])) return Bad(absl::StrCat("move ", i + 1, " is illegal"));
+    replay.ApplyMove(moves_[i], nullptr);
   }
-  return Bad(absl::StrCat("move ", moves_.size() + 1, " is not legal"));
+  if (!(replay.pos_ == pos_)) return Bad("the moves do not lead to the position");
+  const size_t n = keys_.size();
+  if (replay.keys_.size() < n || !std::equal(keys_.begin(), keys_.end(), replay.keys_.end() - n))
+    return Bad("the repetition keys do not match the moves");
+  return absl::OkStatus();
 }
 
 absl::Status ChessGame::RestoreEnding(Ending ending, int seat, int draw_offer) {
@@ -91,30 +140,42 @@ absl::Status ChessGame::RestoreEnding(Ending ending, int seat, int draw_offer) {
 }
 
 absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string_view payload) {
-  if (version != kVersion) return Bad(absl::StrCat("unsupported version ", version));
+  if (version != kVersion) {
+    return Bad(absl::StrCat("unsupported version ", version, " (this build reads version ",
+                            kVersion, ")"));
+  }
   game::ByteReader r(payload);
   const uint8_t flags = r.U8();
-  const std::string fen = r.Str(200);
   if (!r.ok()) return Bad("truncated header");
-  if (flags > 15) return Bad("unknown option flags");
-  game::Options given = {
-      {"draw_mode", flags & 1 ? "fide" : "site"},
-      {"fide_resignation_exception", flags & 2 ? "on" : "off"},
-      {"show_legal_moves", flags & 4 ? "on" : "off"},
-      {"rotate_first_player", flags & 8 ? "on" : "off"},
-  };
-  auto options = game::ResolveOptions(Info(), given);
-  if (!options.ok()) return options.status();
-  auto start = Position::ParseFen(fen);
-  if (!start.ok()) return Bad(start.status().message());
-  auto g = std::make_unique<ChessGame>(*options, *start);
+  const game::Options* options = OptionsOf(flags);
+  if (!options) return Bad("unknown option flags");
+  auto start = Position::Unpack(&r);
+  if (!start.ok()) return Bad(absl::StrCat("start: ", start.status().message()));
+  std::unique_ptr<ChessGame> g(new ChessGame(*options, *start, false));
   const uint64_t n = r.Varint();
-  if (!r.ok() || n > kMaxPlies || n > r.remaining()) return Bad("bad move count");
-  for (uint64_t i = 0; i < n; ++i) {
-    const uint64_t code = r.Varint();
-    if (!r.ok() || code >= (1u << 15)) return Bad("bad move code");
-    if (absl::Status s = g->ReplayMove(uint32_t(code)); !s.ok()) return s;
+  if (!r.ok() || n > kMaxPlies || 2 * n > r.remaining()) return Bad("bad move count");
+  g->moves_.resize(n);
+  for (Move& m : g->moves_) {
+    const uint8_t lo = r.U8();
+    m = Move(uint16_t(lo | r.U8() << 8));
   }
+  if (n > 0) {
+    auto prev = Position::Unpack(&r);
+    if (!prev.ok()) return Bad(absl::StrCat("previous position: ", prev.status().message()));
+    if (!IsLegal(*prev, g->moves_.back())) return Bad("the last move is illegal");
+    g->prev_ = *prev;
+    g->pos_ = *prev;
+    g->pos_.DoMove(g->moves_.back());
+  }
+  if (PlyIndex(g->pos_) - PlyIndex(g->start_) != int(n))
+    return Bad("the move count does not match the move numbers");
+  const uint64_t keys = r.Varint();
+  if (!r.ok() || keys != std::min<uint64_t>(n, g->pos_.halfmove_clock()) ||
+      8 * keys > r.remaining())
+    return Bad("bad repetition key count");
+  g->keys_.resize(keys + 1);
+  for (uint64_t i = 0; i < keys; ++i) g->keys_[i] = r.U64();
+  g->keys_.back() = RepetitionKey(g->pos_);
   const uint8_t offer = r.U8();
   const uint8_t ending = r.U8();
   const int seat = ending == uint8_t(ChessGame::Ending::kResigned) ? r.U8() : -1;
@@ -123,6 +184,8 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   if (offer > 2) return Bad("bad draw offer");
   if (ending > uint8_t(ChessGame::Ending::kClaimed)) return Bad("bad ending");
   if (offer && ending) return Bad("a pending draw offer in a finished game");
+  g->history_checked_ = n == 0;
+  g->Evaluate(nullptr);  // automatic endings follow from the position and the keys
   if (absl::Status s = g->RestoreEnding(ChessGame::Ending(ending), seat, int(offer) - 1); !s.ok())
     return s;
   return g;

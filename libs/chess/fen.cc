@@ -20,6 +20,40 @@ absl::Status Bad(absl::string_view fen, absl::string_view why) {
 
 }  // namespace
 
+std::string Position::Problem() const {
+  for (Color c : {kWhite, kBlack}) {
+    const char* name = c == kWhite ? "White" : "Black";
+    if (Popcount(pieces(c, kKing)) != 1) return absl::StrCat(name, " needs one king");
+    if (Popcount(pieces(c)) > 16) return absl::StrCat(name, " has over 16 pieces");
+    if (Popcount(pieces(c, kPawn)) > 8) return absl::StrCat(name, " has over 8 pawns");
+  }
+  if (pieces(kPawn) & (Rank(0) | Rank(7))) return "pawn on the first or last rank";
+  struct Need {
+    uint8_t right;
+    Square king, rook;
+    Piece k, r;
+  };
+  const Need needs[] = {{kWhiteOO, 4, 7, MakePiece(kWhite, kKing), MakePiece(kWhite, kRook)},
+                        {kWhiteOOO, 4, 0, MakePiece(kWhite, kKing), MakePiece(kWhite, kRook)},
+                        {kBlackOO, 60, 63, MakePiece(kBlack, kKing), MakePiece(kBlack, kRook)},
+                        {kBlackOOO, 60, 56, MakePiece(kBlack, kKing), MakePiece(kBlack, kRook)}};
+  for (const Need& n : needs) {
+    if ((castling_ & n.right) && (board_[n.king] != n.k || board_[n.rook] != n.r))
+      return "castling right without king and rook on their home squares";
+  }
+  const Color us = side_, them = ~us;
+  if (ep_ != kNoSquare) {
+    const int up = us == kWhite ? 8 : -8;
+    if (ep_ > 63 || RelativeRank(us, ep_) != 5 || board_[ep_ - up] != MakePiece(them, kPawn) ||
+        board_[ep_] != kNoPiece || board_[ep_ + up] != kNoPiece ||
+        !(PawnAttacks(them, ep_) & pieces(us, kPawn)))
+      return "en passant square without a pawn that just made a double step";
+  }
+  if (AttackersTo(king_square(them), pieces()) & pieces(us))
+    return "the side not to move is in check";
+  return "";
+}
+
 absl::StatusOr<Position> Position::ParseFen(absl::string_view fen) {
   Position pos;
   if (fen.size() > 200) return Bad(fen, "too long");
@@ -51,15 +85,6 @@ absl::StatusOr<Position> Position::ParseFen(absl::string_view fen) {
     }
     if (file != 8) return Bad(fen, absl::StrCat("rank ", 8 - r, " does not have 8 squares"));
   }
-  for (Color c : {kWhite, kBlack}) {
-    const char* name = c == kWhite ? "White" : "Black";
-    if (Popcount(pos.pieces(c, kKing)) != 1) return Bad(fen, absl::StrCat(name, " needs one king"));
-    if (Popcount(pos.pieces(c)) > 16) return Bad(fen, absl::StrCat(name, " has over 16 pieces"));
-    if (Popcount(pos.pieces(c, kPawn)) > 8)
-      return Bad(fen, absl::StrCat(name, " has over 8 pawns"));
-  }
-  if (pos.pieces(kPawn) & (Rank(0) | Rank(7))) return Bad(fen, "pawn on the first or last rank");
-
   if (f[1] == "w") {
     pos.side_ = kWhite;
   } else if (f[1] == "b") {
@@ -78,20 +103,6 @@ absl::StatusOr<Position> Position::ParseFen(absl::string_view fen) {
                                  : 0;
       if (!right || (pos.castling_ & right)) return Bad(fen, "bad castling field");
       pos.castling_ |= right;
-    }
-    struct Need {
-      uint8_t right;
-      Square king, rook;
-      Piece k, r;
-    };
-    const Need needs[] = {{kWhiteOO, 4, 7, MakePiece(kWhite, kKing), MakePiece(kWhite, kRook)},
-                          {kWhiteOOO, 4, 0, MakePiece(kWhite, kKing), MakePiece(kWhite, kRook)},
-                          {kBlackOO, 60, 63, MakePiece(kBlack, kKing), MakePiece(kBlack, kRook)},
-                          {kBlackOOO, 60, 56, MakePiece(kBlack, kKing), MakePiece(kBlack, kRook)}};
-    for (const Need& n : needs) {
-      if ((pos.castling_ & n.right) && (pos.board_[n.king] != n.k || pos.board_[n.rook] != n.r)) {
-        return Bad(fen, "castling right without king and rook on their home squares");
-      }
     }
   }
 
@@ -123,10 +134,7 @@ absl::StatusOr<Position> Position::ParseFen(absl::string_view fen) {
     pos.fullmove_ = uint16_t(full);
   }
 
-  const Color them = ~pos.side_;
-  if (pos.AttackersTo(pos.king_square(them), pos.pieces()) & pos.pieces(pos.side_)) {
-    return Bad(fen, "the side not to move is in check");
-  }
+  if (std::string why = pos.Problem(); !why.empty()) return Bad(fen, why);
   pos.key_ = pos.ComputeKey();
   return pos;
 }

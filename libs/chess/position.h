@@ -12,6 +12,11 @@
 #include "libs/chess/bitboard.h"
 #include "libs/chess/types.h"
 
+namespace tablero::game {
+class ByteReader;
+class ByteWriter;
+}  // namespace tablero::game
+
 namespace tablero::chess {
 
 inline constexpr absl::string_view kStartFen =
@@ -37,6 +42,13 @@ class Position {
   // The en passant square is written only when an en passant capture is legal, so equal
   // positions (in the repetition sense) give equal FENs up to the move counters.
   std::string Fen() const;
+
+  // Compact binary form for encoded game states (packed.cc): occupancy (8 bytes), a nibble
+  // per piece in square order, side | castling << 1, en passant file + 1 (0: none), then
+  // the two clocks as varints; at most 30 bytes. Parsing checks everything ParseFen checks
+  // (the bytes may come from a client) and refuses non-canonical forms.
+  void Pack(game::ByteWriter* w) const;
+  static absl::StatusOr<Position> Unpack(game::ByteReader* r);
 
   Color side_to_move() const { return side_; }
   Bitboard pieces() const { return by_color_[0] | by_color_[1]; }
@@ -87,6 +99,9 @@ class Position {
  private:
   void Put(Piece p, Square s);
   void Remove(Square s);
+  // Why this position (all fields set) cannot occur in play, or empty: the checks shared by
+  // ParseFen and Unpack.
+  std::string Problem() const;
 
   Bitboard by_type_[6];
   Bitboard by_color_[2];

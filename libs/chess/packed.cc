@@ -1,0 +1,65 @@
+// The compact binary position used inside encoded game states (see position.h).
+#include "absl/strings/str_cat.h"
+#include "libs/chess/position.h"
+#include "libs/game/codec.h"
+
+namespace tablero::chess {
+namespace {
+
+absl::Status Bad(absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("packed position: ", why));
+}
+
+}  // namespace
+
+void Position::Pack(game::ByteWriter* w) const {
+  w->U64(pieces());
+  int half = -1;  // a nibble waiting for its partner
+  for (Bitboard b = pieces(); b; b &= b - 1) {
+    const int p = board_[Lsb(b)];
+    if (half < 0) {
+      half = p;
+    } else {
+      w->U8(uint8_t(half | p << 4));
+      half = -1;
+    }
+  }
+  if (half >= 0) w->U8(uint8_t(half));
+  w->U8(uint8_t(side_ | castling_ << 1));
+  w->U8(uint8_t(ep_ == kNoSquare ? 0 : FileOf(ep_) + 1));
+  w->Varint(halfmove_);
+  w->Varint(fullmove_);
+}
+
+absl::StatusOr<Position> Position::Unpack(game::ByteReader* r) {
+  Position pos;
+  const Bitboard occ = r->U64();
+  if (!r->ok()) return Bad("truncated");
+  if (Popcount(occ) > 32) return Bad("over 32 pieces");
+  int i = 0;
+  uint8_t byte = 0;
+  for (Bitboard b = occ; b; b &= b - 1, ++i) {
+    if (i % 2 == 0) byte = r->U8();
+    const int p = i % 2 ? byte >> 4 : byte & 15;
+    if (p >= kNoPiece) return Bad("bad piece code");
+    pos.Put(Piece(p), Lsb(b));
+  }
+  if (i % 2 && byte >> 4) return Bad("bad padding");
+  const uint8_t flags = r->U8(), ep = r->U8();
+  const uint64_t half = r->Varint(), full = r->Varint();
+  if (!r->ok()) return Bad("truncated");
+  if (flags > 31) return Bad("bad side or castling");
+  if (ep > 8) return Bad("bad en passant file");
+  // The clocks may exceed the FEN limits by the longest game a state may hold.
+  if (half > 30000 || full < 1 || full > 30000) return Bad("clock out of range");
+  pos.side_ = Color(flags & 1);
+  pos.castling_ = flags >> 1;
+  if (ep) pos.ep_ = uint8_t(MakeSquare(ep - 1, pos.side_ == kWhite ? 5 : 2));
+  pos.halfmove_ = uint16_t(half);
+  pos.fullmove_ = uint16_t(full);
+  if (std::string why = pos.Problem(); !why.empty()) return Bad(why);
+  pos.key_ = pos.ComputeKey();
+  return pos;
+}
+
+}  // namespace tablero::chess
