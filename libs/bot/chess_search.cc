@@ -47,17 +47,21 @@ bool IsCapture(const Position& pos, Move m) {
   return pos.piece_on(m.to()) != kNoPiece || m.kind() == Move::kEnPassant;
 }
 
-// 4 MB per thread (2^18 entries); reused and cleared by each request.
+// 4 MB per thread (2^18 entries).
 TranspositionTable& ThreadTable() {
   thread_local auto tt = std::make_unique<TranspositionTable>(18);
   return *tt;
 }
+// Whether the thread's table holds only entries of noise-free searches.
+thread_local bool table_clean = false;
 
 class Searcher {
  public:
   Searcher(const ChessLimits& limits, const std::vector<uint64_t>& history)
       : limits_(limits), tt_(ThreadTable()), keys_(history) {
-    tt_.Clear();
+    const bool reuse = limits.reuse_table && limits.noise_cp == 0 && table_clean;
+    if (!reuse) tt_.Clear();
+    table_clean = limits.noise_cp == 0;
     start_ = std::chrono::steady_clock::now();
   }
 
@@ -98,9 +102,9 @@ class Searcher {
       r.depth = depth;
       if (legal.size == 1 && depth >= 4) break;  // a forced move: no need to think long
       if (std::abs(score) > kChessMateBound && depth >= kChessMate - std::abs(score) + 2) break;
-      // The next iteration takes two to three times as long: start it only if a good part
-      // of it fits (a partly searched iteration still improves the move).
-      if (limits_.time_ms > 0 && Elapsed() * 5 > limits_.time_ms * 3) break;
+      // The next iteration takes two to three times as long: start it only while a fair
+      // part of it fits (a partly searched iteration still improves the move).
+      if (limits_.time_ms > 0 && Elapsed() * 10 > limits_.time_ms * 7) break;
     }
     // A partly searched iteration's best move beat the previous best at that depth.
     if (stop_) r.move = root_best_;

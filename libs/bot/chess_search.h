@@ -22,6 +22,10 @@ struct ChessLimits {
   int64_t time_ms = 0;      // hard wall-clock limit; 0 = none
   int noise_cp = 0;         // +/- amplitude of the deterministic per-position eval noise
   uint64_t noise_seed = 0;  // selects the noise (weaker levels)
+  // Keep what this thread's previous searches left in the transposition table (only for
+  // searches without noise, and never when a repeatable answer is wanted: it makes the
+  // result depend on earlier calls). A cache, not state: any entry may be lost any time.
+  bool reuse_table = false;
 };
 
 struct ChessResult {
