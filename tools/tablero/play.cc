@@ -292,12 +292,15 @@ int RunRoom(Client& client, const std::string& room_id, bool spectator) {
       if (!s.ok()) Fail(s);
     }
   }
+  // A spectator whose input ended (e.g. `tablero watch CODE < /dev/null`) keeps
+  // following the room until it closes or the user interrupts.
+  if (spectator && std::cin.eof()) watcher.join();
   ss.done = true;
   {
     std::lock_guard<std::mutex> lock(ss.mu);
     if (ss.watch_ctx != nullptr) ss.watch_ctx->TryCancel();
   }
-  watcher.join();
+  if (watcher.joinable()) watcher.join();
   return rc;
 }
 
