@@ -1,10 +1,12 @@
 // tablero: the command-line client of the tablero game site. Talks to the matchmaking
 // service (default 127.0.0.1:50052, --server or TABLERO_SERVER) and the rating service
 // (default 127.0.0.1:50053, --rating_server or TABLERO_RATING_SERVER). Run `tablero help`.
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tools/tablero/board.h"
@@ -29,6 +31,7 @@ Rooms:
   leave CODE                   leave the room (the CPU plays your seat)
 Playing:
   play KIND [--cpu N] [SETTINGS]  a game against the computer in one command
+  quick KIND [--players N]     quick match: a ranked game with players of similar rating
   play CODE                    open the room: board, live moves, type your moves
   watch CODE                   follow a room live as a spectator
   move GAME MOVE               play one move;   legal GAME [SQUARE]: legal moves
@@ -275,6 +278,33 @@ int Main(int argc, char** argv) {
     return RunRoom(c, room.id(), false);
   }
 
+  if (cmd == "quick") {  // quick match: a ranked game with players of similar rating
+    if (int rc = NeedArgs(a, 2)) return rc;
+    v1::JoinQueueRequest q;
+    q.set_kind(ParseKind(a.pos[1]));
+    if (a.flags.count("players")) q.set_player_count(std::atoi(a.flags["players"].c_str()));
+    for (const std::string& o : a.opts) {
+      size_t eq = o.find('=');
+      if (eq != std::string::npos) (*q.mutable_options())[o.substr(0, eq)] = o.substr(eq + 1);
+    }
+    v1::Ticket t;
+    s = c.mm()->JoinQueue(c.Ctx().get(), q, &t);
+    if (!s.ok()) return Fail(s);
+    std::cout << "Waiting for opponents (rating " << static_cast<int>(t.rating() + 0.5)
+              << ")... Ctrl-C to stop waiting\n";
+    while (t.status() == v1::Ticket::WAITING) {
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      v1::GetTicketRequest gq;
+      gq.set_ticket_id(t.ticket_id());
+      s = c.mm()->GetTicket(c.Ctx().get(), gq, &t);
+      if (!s.ok()) return Fail(s);
+    }
+    if (t.status() != v1::Ticket::MATCHED) {
+      std::cerr << "the ticket was " << t.cancel_reason() << "\n";
+      return 1;
+    }
+    return RunRoom(c, t.room_id(), false);
+  }
   if (cmd == "games") {
     v1::ListPlayerGamesRequest q;
     if (a.flags.count("player")) q.set_player_id(a.flags["player"]);
