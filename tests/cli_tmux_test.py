@@ -188,6 +188,14 @@ class CliTmux(unittest.TestCase):
         t.wait_text(f"(White) played {move}")
         t.send("quit")
 
+        # History: the game is listed, and its PGN names the players.
+        t.clear()
+        t.send("tablero games")
+        game = t.wait(lambda s: re.search(r"^(\w+)  chess  ply \d+  running", s, re.M), "games").group(1)
+        t.send(f"tablero pgn {game}")
+        t.wait_text('[Black "CPU (level 1)"]')
+        self.assertIn('[Result "*"]', t.screen())
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
