@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  libabsl-dev libpqxx-dev prometheus-cpp-dev
+  libabsl-dev libpqxx-dev prometheus-cpp-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   postgresql postgresql-contrib
   stockfish

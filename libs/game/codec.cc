@@ -1,29 +1,15 @@
 #include "libs/game/codec.h"
 
-#include <array>
+#include <zlib.h>
 
 #include "absl/strings/str_cat.h"
 
 namespace tablero::game {
-namespace {
-
-constexpr std::array<uint32_t, 256> MakeCrcTable() {
-  std::array<uint32_t, 256> t{};
-  for (uint32_t i = 0; i < 256; ++i) {
-    uint32_t c = i;
-    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    t[i] = c;
-  }
-  return t;
-}
-constexpr auto kCrcTable = MakeCrcTable();
-
-}  // namespace
-
 uint32_t Crc32(absl::string_view bytes) {
-  uint32_t c = 0xFFFFFFFFu;
-  for (unsigned char b : bytes) c = kCrcTable[(c ^ b) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
+  // zlib's CRC-32 (the same standard polynomial) is several times faster than a bytewise
+  // table, and every state is checked on every rules request.
+  return static_cast<uint32_t>(
+      crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
 }
 
 std::string WrapState(Kind kind, uint8_t version, absl::string_view payload) {

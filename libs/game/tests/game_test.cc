@@ -45,6 +45,11 @@ TEST(ParseKind, RoundTrips) {
   EXPECT_FALSE(ParseKind("go").ok());
 }
 
+TEST(Codec, Crc32IsTheStandardOne) {
+  EXPECT_EQ(Crc32("123456789"), 0xCBF43926u);  // the published check value of CRC-32
+  EXPECT_EQ(Crc32(""), 0u);
+}
+
 TEST(Codec, EnvelopeRoundTripAndCorruption) {
   ByteWriter w;
   w.Varint(300);
