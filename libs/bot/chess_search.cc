@@ -10,6 +10,7 @@
 #include "libs/bot/chess_captures.h"
 #include "libs/bot/chess_eval.h"
 #include "libs/bot/tt.h"
+#include "libs/chess/chess_game.h"  // RepetitionKey: the game's own repetition identity
 #include "libs/chess/movegen.h"
 
 namespace tablero::bot {
@@ -68,7 +69,7 @@ class Searcher {
   ChessResult Run(const Position& root) {
     ChessResult r;
     root_index_ = int(keys_.size());
-    keys_.push_back(root.key());
+    keys_.push_back(RepetitionKey(root));
     keys_.resize(root_index_ + kMaxPly + 2);
     MoveList legal(root);
     if (legal.size == 0) return r;
@@ -245,7 +246,7 @@ class Searcher {
       if (null_ok && depth >= 3 && static_eval >= beta && HasPieces(pos)) {
         Position next = pos;
         next.DoNullMove();
-        keys_[root_index_ + ply + 1] = next.key();
+        keys_[root_index_ + ply + 1] = RepetitionKey(next);
         const int r = 3 + depth / 6;
         const int s = -Search(next, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
         if (stop_) return 0;
@@ -289,7 +290,7 @@ class Searcher {
       // Extend checks that do not simply lose the checking piece.
       const int ext = gives_check && ply < 2 * root_depth_ && (i == 0 || See(pos, m) >= 0) ? 1 : 0;
       const int new_depth = depth - 1 + ext;
-      keys_[root_index_ + ply + 1] = next.key();
+      keys_[root_index_ + ply + 1] = RepetitionKey(next);
       int s;
       if (i == 0) {
         s = -Search(next, -beta, -alpha, new_depth, ply + 1, true);
