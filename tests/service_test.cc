@@ -19,6 +19,9 @@ struct Svc {
   bool needs_db;
 };
 
+// Names the parameter in test listings (instead of a byte dump).
+void PrintTo(const Svc& svc, std::ostream* os) { *os << svc.binary; }
+
 const Svc kServices[] = {{"rules", "tablero.v1.Rules", false},
                          {"matchmaking", "tablero.v1.Matchmaking", true},
                          {"rating", "tablero.v1.Rating", true},

@@ -9,8 +9,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <pqxx/pqxx>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -20,9 +23,52 @@ namespace tablero::testing {
 
 std::string BinPath(const std::string& name) { return std::string(TABLERO_BIN_DIR) + "/" + name; }
 
+namespace {
+
+std::string g_db_base, g_db_name;
+
+void DropTestDatabase() {
+  try {
+    pqxx::connection c(g_db_base);
+    pqxx::nontransaction n(c);
+    n.exec("DROP DATABASE IF EXISTS " + g_db_name + " WITH (FORCE)");
+  } catch (const std::exception&) {
+    // Best effort: the throwaway cluster goes away with the test run anyway.
+  }
+}
+
+// The URL with its database name (the last path segment) replaced.
+std::string WithDatabase(const std::string& url, const std::string& db) {
+  size_t q = url.find('?');
+  size_t slash = url.rfind('/', q == std::string::npos ? std::string::npos : q);
+  std::string rest = q == std::string::npos ? "" : url.substr(q);
+  return url.substr(0, slash + 1) + db + rest;
+}
+
+}  // namespace
+
 std::string TestDatabaseUrl() {
-  const char* u = std::getenv("TABLERO_TEST_DATABASE_URL");
-  return u == nullptr ? "" : u;
+  // Each test process gets a database of its own, created on first use from the cluster
+  // that scripts/test.sh started: services of tests running in parallel (which sweep every
+  // game and outbox row they can see) never act on each other's data.
+  static const std::string url = []() -> std::string {
+    const char* u = std::getenv("TABLERO_TEST_DATABASE_URL");
+    if (u == nullptr || *u == 0) return "";
+    g_db_base = u;
+    std::random_device rd;
+    g_db_name = "t_" + std::to_string(getpid()) + "_" + std::to_string(rd() % 1000000);
+    try {
+      pqxx::connection c(g_db_base);
+      pqxx::nontransaction n(c);
+      n.exec("CREATE DATABASE " + g_db_name);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "cannot create a test database: %s\n", e.what());
+      return "";
+    }
+    std::atexit(DropTestDatabase);
+    return WithDatabase(g_db_base, g_db_name);
+  }();
+  return url;
 }
 
 Process::Process(const std::string& binary, const std::vector<std::string>& args,

@@ -43,7 +43,8 @@ int FreePort();
 // GET http://host:port/path; returns the body, or nullopt on any failure.
 std::optional<std::string> HttpGet(const std::string& host, int port, const std::string& path);
 
-// The throwaway database of the test run (TABLERO_TEST_DATABASE_URL), or "" if unset.
+// A database of this test process's own, created on first use in the throwaway cluster
+// of the test run (TABLERO_TEST_DATABASE_URL) and dropped at exit; "" if that is unset.
 std::string TestDatabaseUrl();
 
 }  // namespace tablero::testing
