@@ -5,11 +5,11 @@
 //
 // Exit 0 when SERVING; 1 when NOT_SERVING/UNKNOWN; 2 when the server cannot be reached or
 // the service is unknown to it; 3 on bad arguments.
+#include <grpcpp/grpcpp.h>
+
 #include <chrono>
 #include <iostream>
 #include <string>
-
-#include <grpcpp/grpcpp.h>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
