@@ -135,6 +135,7 @@ struct Player {
 struct Stats {
   double sum = 0, sum2 = 0;
   int n = 0, wins = 0, draws = 0, losses = 0;
+  int firsts = 0;  // games A finished in first place, alone (place 1)
   int64_t think_ms = 0, moves = 0, overruns = 0;
   void Add(double s) {
     sum += s;
@@ -221,6 +222,7 @@ double PlayGame(std::unique_ptr<Game> g, int a_seat, const Player& a, const Play
   const auto res = g->result();
   if (!res.over) return 0.5;
   const int mine = res.places[a_seat];
+  if (mine == 1 && std::count(res.places.begin(), res.places.end(), 1) == 1) ++stats->firsts;
   double s = 0;
   int others = 0;
   for (int i = 0; i < int(res.places.size()); ++i) {
@@ -316,6 +318,12 @@ int main(int argc, char** argv) {
          stats.n, absl::GetFlag(FLAGS_movetime_ms));
   printf("A score %.3f +/- %.3f (95%%)  +%d =%d -%d  Elo %+.0f [%+.0f, %+.0f]\n", mean, err,
          stats.wins, stats.draws, stats.losses, elo(mean), elo(mean - err), elo(mean + err));
+  // Wilson score interval: sound near 0% and 100%, where the normal error bar is not.
+  const double p = stats.firsts / n, z = 1.96, den = 1 + z * z / n;
+  const double mid = (p + z * z / (2 * n)) / den;
+  const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den;
+  printf("A first place: %d of %d = %.1f%% [%.1f%%, %.1f%%] (95%% Wilson)\n", stats.firsts, stats.n,
+         100 * p, 100 * (mid - half), 100 * (mid + half));
   printf("A: %lld moves, mean think %.1f ms, %lld over budget; wall %.0f s\n",
          static_cast<long long>(stats.moves),
          stats.moves ? double(stats.think_ms) / stats.moves : 0.0,

@@ -1,12 +1,27 @@
 #!/usr/bin/env bash
-# Matchmaking load: a throwaway Postgres, the rules service, two matchmaking replicas and
-# the load generator (README-matchmaking.md). Run from the repository after building:
+# Matchmaking load against PostgreSQL's own ceiling, on one throwaway Postgres in one run:
+# the rules and bot services, two matchmaking replicas and the load generator
+# (README-matchmaking.md), alternating with `pgbench -N` (simple update) on the same server.
 #   benchmarks/matchmaking_load.sh [build dir] [extra matchmaking_load flags...]
+# Environment: SECONDS_EACH (10), ROUNDS (3: pgbench and the load alternate, so a busy
+# machine disturbs both alike), CLIENTS (8: pgbench clients), GAMES (24: guest-vs-guest
+# games), CPU_GAMES (8: guest-vs-CPU games), POOL (16: each replica's database connections).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 shift || true
 BIN=$BUILD/bin
+SECS=${SECONDS_EACH:-10}
+ROUNDS=${ROUNDS:-3}
+CLIENTS=${CLIENTS:-8}
+GAMES=${GAMES:-24}
+CPU_GAMES=${CPU_GAMES:-8}
+POOL=${POOL:-16}
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+for b in "$BIN/rules" "$BIN/bot" "$BIN/matchmaking" "$BIN/matchmaking_load" "$BIN/healthcheck" \
+  "$PGBIN/pgbench"; do
+  [ -x "$b" ] || { echo "matchmaking_load.sh: $b not found" >&2; exit 1; }
+done
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 PGTMP=$(mktemp -d /tmp/tablero-mmload-XXXXXX)
 chmod 755 "$PGTMP"
@@ -21,21 +36,52 @@ cleanup() {
 trap cleanup EXIT
 scripts/pg.sh start "$PGTMP/data" "$PG_PORT" >/dev/null
 DB=$(scripts/pg.sh url "$PG_PORT")
+"$PGBIN/pgbench" -i -q -s 1 "$DB" >"$PGTMP/pgbench-init.log" 2>&1
 RULES=127.0.0.1:$(port)
-"$BIN/rules" --listen="$RULES" --metrics_listen= 2>"$PGTMP/rules.log" &
+BOT=127.0.0.1:$(port)
+TABLERO_LOG_LEVEL=warn "$BIN/rules" --listen="$RULES" --metrics_listen= 2>"$PGTMP/rules.log" &
+PIDS+=($!)
+TABLERO_LOG_LEVEL=warn "$BIN/bot" --listen="$BOT" --metrics_listen= 2>"$PGTMP/bot.log" &
 PIDS+=($!)
 TARGETS=""
 for i in 1 2; do
   addr=127.0.0.1:$(port)
-  TABLERO_DATABASE_URL=$DB "$BIN/matchmaking" --listen="$addr" --metrics_listen= \
-    --rules_addr="$RULES" 2>"$PGTMP/mm$i.log" &
+  TABLERO_DATABASE_URL=$DB TABLERO_DB_POOL_SIZE=$POOL TABLERO_LOG_LEVEL=warn \
+    "$BIN/matchmaking" --listen="$addr" --metrics_listen= \
+    --rules_addr="$RULES" --bot_addr="$BOT" 2>"$PGTMP/mm$i.log" &
   PIDS+=($!)
   TARGETS="${TARGETS:+$TARGETS,}$addr"
 done
-for addr in ${TARGETS//,/ } $RULES; do
+for addr in ${TARGETS//,/ } $RULES $BOT; do
   for _ in $(seq 1 100); do
     "$BIN/healthcheck" --addr="$addr" >/dev/null 2>&1 && break
     sleep 0.1
   done
+  "$BIN/healthcheck" --addr="$addr" >/dev/null || { echo "$addr did not become SERVING" >&2; exit 1; }
 done
-"$BIN/matchmaking_load" --targets="$TARGETS" "$@"
+
+: >"$PGTMP/rounds"
+for round in $(seq 1 "$ROUNDS"); do
+  echo "== round $round: pgbench -N (simple update), $CLIENTS clients, ${SECS}s"
+  "$PGBIN/pgbench" -N -c "$CLIENTS" -j 2 -T "$SECS" "$DB" >"$PGTMP/pgbench.log" 2>&1
+  grep -E "^(tps|latency average)" "$PGTMP/pgbench.log"
+  tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$PGTMP/pgbench.log" | tail -n 1)
+  echo "== round $round: matchmaking, $GAMES guest games + $CPU_GAMES CPU games, ${SECS}s"
+  "$BIN/matchmaking_load" --targets="$TARGETS" --games="$GAMES" --cpu_games="$CPU_GAMES" \
+    --seconds="$SECS" "$@" | tee "$PGTMP/load.log"
+  rate=$(sed -n 's/^committed_moves_per_s=//p' "$PGTMP/load.log")
+  echo "$tps $rate" >>"$PGTMP/rounds"
+done
+
+python3 - "$PGTMP/rounds" <<'PY'
+import statistics, sys
+rounds = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
+for i, (pg, rate) in enumerate(rounds, 1):
+    print(f"round {i}: pgbench -N {pg:8.1f} tps   matchmaking {rate:8.1f} moves/s   ratio {100 * rate / pg:5.1f}%")
+best_pg = max(pg for pg, _ in rounds)
+best_rate = max(rate for _, rate in rounds)
+print(f"pgbench simple-update tps (best): {best_pg:.1f}")
+print(f"committed moves/s (best):         {best_rate:.1f}")
+print(f"ratio of best rates: {100 * best_rate / best_pg:.1f}% of pgbench -N")
+print(f"median ratio of rounds: {100 * statistics.median(r / p for p, r in rounds):.1f}%")
+PY

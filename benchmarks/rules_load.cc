@@ -269,17 +269,21 @@ void HandlerCost(const std::string& name, const std::vector<v1::ApplyMoveRequest
   prometheus::Registry registry;
   tablero::rules::RulesService svc(registry, cache_entries);
   std::string wire;
-  uint64_t failed = 0;
+  uint64_t failed = 0, in_bytes = 0, out_bytes = 0;
   const double t0 = ThreadCpu();
   for (const v1::ApplyMoveRequest& req : reqs) {
     grpc::ServerContext ctx;
     v1::ApplyMoveResponse resp;
     failed += !svc.ApplyMove(&ctx, &req, &resp).ok();
     resp.SerializeToString(&wire);
+    out_bytes += wire.size();
   }
-  std::printf("handler only %-9s %7.1f us/call (cache %s)%s\n", name.c_str(),
-              1e6 * (ThreadCpu() - t0) / reqs.size(), cache_entries ? "on" : "off",
-              failed ? " FAILED CALLS" : "");
+  const double us = 1e6 * (ThreadCpu() - t0) / reqs.size();
+  for (const v1::ApplyMoveRequest& req : reqs) in_bytes += req.ByteSizeLong();
+  std::printf("handler only %-9s %7.1f us/call (cache %s), request %zu B, answer %zu B%s\n",
+              name.c_str(), us, cache_entries ? "on" : "off",
+              static_cast<size_t>(in_bytes / reqs.size()),
+              static_cast<size_t>(out_bytes / reqs.size()), failed ? " FAILED CALLS" : "");
 }
 
 void Print(const std::string& name, const Stats& s, double baseline) {

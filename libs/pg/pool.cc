@@ -109,6 +109,23 @@ absl::Status Pool::Tx(const std::function<absl::Status(pqxx::work&)>& fn, int at
   return last;
 }
 
+absl::Status Pool::Read(const std::function<absl::Status(pqxx::transaction_base&)>& fn,
+                        int attempts) {
+  absl::Status last;
+  for (int i = 0; i < attempts; ++i) {
+    auto conn = Acquire();
+    if (!conn.ok()) return conn.status();
+    try {
+      pqxx::nontransaction n(**conn);
+      return fn(n);
+    } catch (const std::exception& e) {
+      last = FromException(e);
+      if (dynamic_cast<const pqxx::broken_connection*>(&e) == nullptr) return last;
+    }
+  }
+  return last;
+}
+
 absl::Status Pool::Ping() {
   auto conn = Acquire();
   if (!conn.ok()) return conn.status();

@@ -50,6 +50,12 @@ class Pool {
   // fn returns a non-OK status to roll back; that status is returned as is.
   absl::Status Tx(const std::function<absl::Status(pqxx::work&)>& fn, int attempts = 5);
 
+  // Runs read-only `fn` outside a transaction (autocommit: each statement sees its own
+  // snapshot), saving the BEGIN and COMMIT round trips of Tx for reads that are a single
+  // statement or need no common snapshot. Retried like Tx when the connection broke.
+  absl::Status Read(const std::function<absl::Status(pqxx::transaction_base&)>& fn,
+                    int attempts = 3);
+
   // Checks that a connection can be made and answers a trivial query.
   absl::Status Ping();
 

@@ -43,6 +43,7 @@ struct ServerOptions {
   std::string metrics_listen;  // from --metrics_listen; empty: no exposer
   absl::Duration drain;        // from --drain_seconds
   int max_message_bytes = 0;   // from --max_message_bytes
+  int threads = 0;             // from --grpc_threads; 0 = gRPC's default
 };
 // Options from the shared flags.
 ServerOptions OptionsFromFlags();

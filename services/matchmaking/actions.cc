@@ -16,14 +16,9 @@ grpc::Status MatchmakingService::Act(grpc::ServerContext* ctx, const std::string
   if (move_text.size() > 256) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "move_text: too long");
   }
-  GameRow g;
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
-    auto r = ReadGame(w, game_id);
-    if (!r.ok()) return r.status();
-    g = std::move(*r);
-    return absl::OkStatus();
-  });
-  if (!s.ok()) return ToGrpc(s);
+  auto r = ReadGame(pool_, game_id);
+  if (!r.ok()) return ToGrpc(r.status());
+  GameRow g = std::move(*r);
   int seat = g.SeatOf(caller->id);
   if (seat < 0) return ToGrpc(absl::PermissionDeniedError("you hold no seat in this game"));
   if (g.over) return ToGrpc(absl::FailedPreconditionError("the game is over"));
@@ -41,12 +36,13 @@ grpc::Status MatchmakingService::Act(grpc::ServerContext* ctx, const std::string
     // The rules say INVALID_ARGUMENT only for malformed claim move text here.
     return ToGrpc(applied.status());
   }
-  s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
     resp->Clear();
     return Commit(w, g, seat, *applied, false, resp->mutable_game()).status();
   });
   if (!s.ok()) return ToGrpc(s);
   if (applied->moved) metrics_->moves[g.kind]->Increment();
+  WakeCpu(resp->game());
   for (const auto& e : applied->events) *resp->add_events() = e;
   return grpc::Status::OK;
 }

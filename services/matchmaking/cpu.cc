@@ -2,6 +2,8 @@
 // that ran out. Work is found in the database (games.cpu_due) and claimed with a short
 // lease, so exactly one replica computes each CPU move; the move itself is committed with
 // the same version check as a human's, so a player who moves (or returns) first wins.
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "libs/service/log.h"
 #include "services/matchmaking/matchmaking_service.h"
@@ -74,14 +76,9 @@ bool MatchmakingService::PlayOneCpuMove() {
     return absl::OkStatus();
   });
   if (!s.ok() || id.empty()) return false;
-  GameRow g;
-  s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
-    auto r = ReadGame(w, id);
-    if (!r.ok()) return r.status();
-    g = std::move(*r);
-    return absl::OkStatus();
-  });
-  if (!s.ok()) return true;
+  auto r = ReadGame(pool_, id);
+  if (!r.ok()) return true;
+  GameRow g = std::move(*r);
   auto release = [&](const char* delay) {
     (void)pool_.Tx([&](pqxx::work& w) {
       w.exec_params(absl::StrCat("UPDATE games SET cpu_lease_until = NULL, cpu_due = ", delay,
@@ -130,9 +127,22 @@ bool MatchmakingService::PlayOneCpuMove() {
 void MatchmakingService::CpuLoop() {
   while (!stop_) {
     if (PlayOneCpuMove()) continue;
-    absl::Time until = absl::Now() + config_.tick;
-    while (!stop_ && absl::Now() < until) absl::SleepFor(absl::Milliseconds(20));
+    std::unique_lock<std::mutex> lock(cpu_mu_);
+    cpu_cv_.wait_for(lock, absl::ToChronoMilliseconds(config_.tick),
+                     [&] { return cpu_wakeups_ > 0 || stop_; });
+    if (cpu_wakeups_ > 0) --cpu_wakeups_;
   }
+}
+
+void MatchmakingService::WakeCpu(const v1::Game& game) {
+  if (game.result().over() || game.to_move() < 0 || game.to_move() >= game.seats_size()) return;
+  const v1::Seat& s = game.seats(game.to_move());
+  if (!s.is_cpu() && !s.controlled_by_cpu_now()) return;
+  {
+    std::lock_guard<std::mutex> lock(cpu_mu_);
+    cpu_wakeups_ = std::min(cpu_wakeups_ + 1, config_.cpu_workers);
+  }
+  cpu_cv_.notify_one();
 }
 
 }  // namespace tablero::matchmaking

@@ -159,14 +159,9 @@ grpc::Status MatchmakingService::MakeMove(grpc::ServerContext* ctx, const v1::Ma
   if (req->expected_ply() < 0) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "expected_ply: must be >= 0");
   }
-  GameRow g;
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
-    auto r = ReadGame(w, req->game_id());
-    if (!r.ok()) return r.status();
-    g = std::move(*r);
-    return absl::OkStatus();
-  });
-  if (!s.ok()) return ToGrpc(s);
+  auto r = ReadGame(pool_, req->game_id());
+  if (!r.ok()) return ToGrpc(r.status());
+  GameRow g = std::move(*r);
   int seat = g.SeatOf(caller->id);
   if (seat < 0) return ToGrpc(absl::PermissionDeniedError("you hold no seat in this game"));
   if (g.over) return ToGrpc(absl::FailedPreconditionError("the game is over"));
@@ -180,7 +175,7 @@ grpc::Status MatchmakingService::MakeMove(grpc::ServerContext* ctx, const v1::Ma
   }
   auto applied = RulesMove(g, req->move_text(), nullptr);
   if (!applied.ok()) return ToGrpc(applied.status());
-  s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
     resp->Clear();
     auto ev = Commit(w, g, seat, *applied, false, resp->mutable_game());
     if (!ev.ok()) return ev.status();
@@ -188,6 +183,7 @@ grpc::Status MatchmakingService::MakeMove(grpc::ServerContext* ctx, const v1::Ma
   });
   if (!s.ok()) return ToGrpc(s);
   metrics_->moves[g.kind]->Increment();
+  WakeCpu(resp->game());
   *resp->mutable_move() = applied->move;
   for (const auto& e : applied->events) *resp->add_events() = e;
   return grpc::Status::OK;
@@ -200,14 +196,9 @@ grpc::Status MatchmakingService::ListLegalMoves(grpc::ServerContext*,
   if (req->from_square().size() > 16) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "from_square: too long");
   }
-  GameRow g;
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
-    auto r = ReadGame(w, req->game_id());
-    if (!r.ok()) return r.status();
-    g = std::move(*r);
-    return absl::OkStatus();
-  });
-  if (!s.ok()) return ToGrpc(s);
+  auto r = ReadGame(pool_, req->game_id());
+  if (!r.ok()) return ToGrpc(r.status());
+  GameRow g = std::move(*r);
   if (!g.show_legal_moves && !g.over) {
     return ToGrpc(absl::PermissionDeniedError("the room's \"show_legal_moves\" option is off"));
   }

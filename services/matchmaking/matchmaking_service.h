@@ -7,6 +7,7 @@
 #define TABLERO_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
 
 #include <atomic>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -155,6 +156,9 @@ class MatchmakingService final : public v1::Matchmaking::Service {
   void TakeoverSweep();
   bool PlayOneCpuMove();
   void CpuLoop();
+  // Wakes an idle CPU worker at once when a commit here gave the turn to a CPU seat
+  // (otherwise the workers look every tick).
+  void WakeCpu(const v1::Game& game);
   // queue.cc: pairs waiting tickets; outbox.cc: reports finished ranked games.
   void MatchQueue();
   double RatingOf(const std::string& player, v1::RatingPool pool);
@@ -184,6 +188,10 @@ class MatchmakingService final : public v1::Matchmaking::Service {
 
   std::mutex conn_mu_;
   absl::flat_hash_map<std::string, int> local_streams_;  // player -> open streams here
+
+  std::mutex cpu_mu_;
+  std::condition_variable cpu_cv_;
+  int cpu_wakeups_ = 0;
 
   std::atomic<bool> draining_{false};
   std::atomic<bool> stop_{false};

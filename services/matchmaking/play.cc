@@ -1,6 +1,7 @@
 #include "services/matchmaking/play.h"
 
 #include "absl/strings/str_cat.h"
+#include "libs/pg/prepared.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/seating.h"
 #include "services/matchmaking/store.h"
@@ -30,9 +31,14 @@ void SetGraceSeconds(double seconds) {
 }
 
 absl::StatusOr<GameRow> ReadGame(pqxx::transaction_base& t, const std::string& id) {
-  pqxx::result r = t.exec_params(
-      "SELECT id, room_id, kind, state, ply, to_move, version, over, ranked, turn_limit, "
-      "cpu_level, options, coalesce(turn_deadline <= now(), false) FROM games WHERE id = $1",
+  // One statement, one row per seat: a consistent read in a single round trip.
+  pqxx::result r = pg::ExecPrepared(
+      t, "read_game",
+      "SELECT g.id, g.room_id, g.kind, g.state, g.ply, g.to_move, g.version, g.over, g.ranked, "
+      "g.turn_limit, g.cpu_level, g.options, coalesce(g.turn_deadline <= now(), false), s.seat, "
+      "coalesce(s.player_id, ''), s.cpu_now, coalesce(s.cpu_reason, ''), "
+      "s.away_since IS NOT NULL FROM games g JOIN seats s ON s.game_id = g.id WHERE g.id = $1 "
+      "ORDER BY s.seat",
       id);
   if (r.empty()) return absl::NotFoundError("game not found");
   GameRow g;
@@ -52,13 +58,20 @@ absl::StatusOr<GameRow> ReadGame(pqxx::transaction_base& t, const std::string& i
   auto it = opts.options().find("show_legal_moves");
   g.show_legal_moves = it == opts.options().end() || it->second != "off";
   g.deadline_passed = row[12].as<bool>();
-  for (const auto& s :
-       t.exec_params("SELECT seat, coalesce(player_id, ''), cpu_now, coalesce(cpu_reason, ''), "
-                     "away_since IS NOT NULL FROM seats WHERE game_id = $1 ORDER BY seat",
-                     id)) {
-    g.seats.push_back(SeatRow{s[0].as<int>(), s[1].as<std::string>(), s[2].as<bool>(),
-                              s[3].as<std::string>(), s[4].as<bool>()});
+  for (const auto& s : r) {
+    g.seats.push_back(SeatRow{s[13].as<int>(), s[14].as<std::string>(), s[15].as<bool>(),
+                              s[16].as<std::string>(), s[17].as<bool>()});
   }
+  return g;
+}
+
+absl::StatusOr<GameRow> ReadGame(pg::Pool& pool, const std::string& id) {
+  absl::StatusOr<GameRow> g;
+  absl::Status s = pool.Read([&](pqxx::transaction_base& t) {
+    g = ReadGame(t, id);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
   return g;
 }
 
@@ -93,6 +106,9 @@ v1::RatingPool Pool(v1::GameKind kind, const google::protobuf::Map<std::string, 
 void Finish(pqxx::transaction_base& t, const v1::Game& game) {
   t.exec_params("UPDATE rooms SET state = $2 WHERE id = $1 AND current_game_id = $3",
                 game.room_id(), static_cast<int>(v1::Room::FINISHED), game.id());
+  // No grace clock runs in a finished game: its seats leave the take-over sweep's index.
+  t.exec_params("UPDATE seats SET away_since = NULL WHERE game_id = $1 AND away_since IS NOT NULL",
+                game.id());
   if (!game.ranked()) return;
   v1::ReportGameRequest report;
   report.set_game_id(game.id());
@@ -132,20 +148,43 @@ bool CpuToPlay(const v1::Game& game) {
 absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, const GameRow& g,
                                                   int seat, const Applied& a, bool by_cpu,
                                                   v1::Game* out) {
-  t.exec_params("SELECT 1 FROM rooms WHERE id = $1 FOR UPDATE", g.room_id);
+  // The room's row lock first (one lock order for every writer); its seq is where this
+  // commit's events start.
+  pqxx::result room = pg::ExecPrepared(t, "room_seq_lock",
+                                       "SELECT seq FROM rooms WHERE id = $1 FOR UPDATE", g.room_id);
+  if (room.empty()) return absl::NotFoundError("room not found");
+  const int64_t seq0 = room[0][0].as<int64_t>();
   bool over = a.result.over();
   int to_move = over ? -1 : a.view.to_move();
   bool timed = !over && g.turn_limit > 0 && HumanSeat(g.seats, to_move);
-  // The version check: two moves read at the same ply can never both pass.
-  pqxx::result r = t.exec_params(
-      absl::StrCat("UPDATE games SET ply = $4, version = version + 1, to_move = $5, state = $6, "
-                   "view = $7, result = $8, over = $9, "
-                   "finished_at = CASE WHEN $9 THEN now() END, turn_deadline = ",
-                   timed ? DeadlineSql(g.turn_limit) : "NULL",
-                   ", cpu_due = NULL, cpu_lease_until = NULL "
-                   "WHERE id = $1 AND ply = $2 AND version = $3 AND NOT over RETURNING 1"),
-      g.id, g.ply, g.version, a.view.ply(), to_move, Bytes(a.state), Bytes(a.view), Bytes(a.result),
-      over);
+  const double deadline = timed ? g.turn_limit * turn_time_scale : 0;  // seconds; 0: none
+  // The version check: two moves read at the same ply can never both pass. cpu_due (as
+  // RefreshCpuDue sets it): now when the next seat is the CPU's, else the turn's deadline.
+  static const std::string kUpdate =
+      "UPDATE games SET ply = $4, version = version + 1, to_move = $5, state = $6, view = $7, "
+      "result = $8, over = $9, finished_at = CASE WHEN $9 THEN now() END, "
+      "turn_deadline = CASE WHEN $10::float8 > 0 THEN now() + $10::float8 * interval '1 second' "
+      "END, cpu_due = CASE WHEN $9 THEN NULL WHEN EXISTS (SELECT 1 FROM seats s WHERE "
+      "s.game_id = $1 AND s.seat = $5 AND (s.player_id IS NULL OR s.cpu_now)) THEN now() "
+      "WHEN $10::float8 > 0 THEN now() + $10::float8 * interval '1 second' END, "
+      "cpu_lease_until = NULL WHERE id = $1 AND ply = $2 AND version = $3 AND NOT over "
+      "RETURNING id";
+  // The move row only if the version check passed: one statement, one round trip.
+  static const std::string kUpdateAndMove =
+      absl::StrCat("WITH u AS (", kUpdate,
+                   ") INSERT INTO moves (game_id, ply, seat, move, events, position, by_cpu) "
+                   "SELECT id, $2, $11, $12, $13, $14, $15 FROM u RETURNING 1");
+  pqxx::result r;
+  if (a.moved) {
+    v1::GameActionResponse evs;
+    for (const auto& pe : a.events) *evs.add_events() = pe;
+    r = pg::ExecPrepared(t, "commit_move", kUpdateAndMove, g.id, g.ply, g.version, a.view.ply(),
+                         to_move, Bytes(a.state), Bytes(a.view), Bytes(a.result), over, deadline,
+                         seat, Bytes(a.move), Bytes(evs), a.view.position(), by_cpu);
+  } else {
+    r = pg::ExecPrepared(t, "commit_action", kUpdate, g.id, g.ply, g.version, a.view.ply(), to_move,
+                         Bytes(a.state), Bytes(a.view), Bytes(a.result), over, deadline);
+  }
   if (r.empty()) {
     return absl::AbortedError("the game moved on meanwhile: re-read it (GetGame) and decide again");
   }
@@ -154,15 +193,6 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
   if (!by_cpu && seat >= 0 && g.seats[seat].cpu_now) {
     if (auto s = Reclaim(t, g.id, g.seats[seat].player_id, &ev); !s.ok()) return s;
   }
-  if (a.moved) {
-    v1::GameActionResponse evs;
-    for (const auto& pe : a.events) *evs.add_events() = pe;
-    t.exec_params(
-        "INSERT INTO moves (game_id, ply, seat, move, events, position, by_cpu) VALUES ($1, $2, "
-        "$3, $4, $5, $6, $7)",
-        g.id, g.ply, seat, Bytes(a.move), Bytes(evs), a.view.position(), by_cpu);
-  }
-  RefreshCpuDue(t, g.id);
   if (auto s = LoadGame(t, g.id, out); !s.ok()) return s;
   if (a.moved) {
     v1::RoomEvent e;
@@ -218,7 +248,7 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
     ev.push_back(TurnEvent(*out, CpuToPlay(*out)));
   }
   for (auto& e : ev) e.set_game_id(g.id);
-  auto seq = AppendEvents(t, g.room_id, &ev);
+  auto seq = AppendEvents(t, g.room_id, &ev, seq0);
   if (!seq.ok()) return seq.status();
   out->set_seq(*seq);
   return ev;

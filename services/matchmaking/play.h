@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "libs/pg/pool.h"
 #include "tablero/v1/matchmaking.pb.h"
 #include "tablero/v1/rules.pb.h"
 
@@ -41,6 +42,8 @@ struct GameRow {
   int SeatOf(const std::string& player_id) const;
 };
 absl::StatusOr<GameRow> ReadGame(pqxx::transaction_base& t, const std::string& id);
+// The same in one autocommit statement on a pooled connection (no BEGIN/COMMIT trips).
+absl::StatusOr<GameRow> ReadGame(pg::Pool& pool, const std::string& id);
 
 // What the rules service answered for a move (ApplyMove) or an action (ApplyAction).
 struct Applied {

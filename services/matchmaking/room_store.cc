@@ -1,7 +1,9 @@
 #include "services/matchmaking/room_store.h"
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "libs/games/games.h"
+#include "libs/pg/prepared.h"
 #include "services/matchmaking/hub.h"
 #include "services/matchmaking/store.h"
 
@@ -122,11 +124,17 @@ absl::Status LoadRoom(pqxx::transaction_base& t, const std::string& id, v1::Room
 }
 
 absl::Status LoadGame(pqxx::transaction_base& t, const std::string& id, v1::Game* out, bool lock) {
-  pqxx::result r = t.exec_params(
+  // One statement, one row per seat (the game's columns repeat): a single round trip.
+  pqxx::result r = pg::ExecPrepared(
+      t, lock ? "load_game_lock" : "load_game",
       absl::StrCat("SELECT g.id, g.room_id, g.kind, g.options, g.first_seat, g.turn_limit, "
                    "g.cpu_level, g.ranked, g.ply, g.to_move, g.view, g.result, "
                    "us(g.turn_deadline), us(g.created_at), us(g.finished_at), "
-                   "(SELECT seq FROM rooms WHERE id = g.room_id) FROM games g WHERE g.id = $1",
+                   "(SELECT seq FROM rooms WHERE id = g.room_id), "
+                   "s.seat, coalesce(s.player_id, ''), s.display_name, s.team, s.cpu_now, "
+                   "s.player_id IS NULL OR EXISTS (SELECT 1 FROM connections c WHERE "
+                   "c.room_id = g.room_id AND c.player_id = s.player_id AND c.expires_at > now()) "
+                   "FROM games g JOIN seats s ON s.game_id = g.id WHERE g.id = $1 ORDER BY s.seat",
                    lock ? " FOR UPDATE OF g" : ""),
       id);
   if (r.empty()) return absl::NotFoundError("game not found");
@@ -149,43 +157,50 @@ absl::Status LoadGame(pqxx::transaction_base& t, const std::string& id, v1::Game
   *out->mutable_created_time() = ToTimestamp(row[13].as<int64_t>());
   if (!row[14].is_null()) *out->mutable_finished_time() = ToTimestamp(row[14].as<int64_t>());
   out->set_seq(row[15].as<int64_t>());
-  for (const auto& s : t.exec_params(
-           "SELECT s.seat, coalesce(s.player_id, ''), s.display_name, s.team, s.cpu_now, "
-           "s.player_id IS NULL OR EXISTS (SELECT 1 FROM connections c WHERE c.room_id = $2 "
-           "AND c.player_id = s.player_id AND c.expires_at > now()) "
-           "FROM seats s WHERE s.game_id = $1 ORDER BY s.seat",
-           id, out->room_id())) {
+  for (const auto& s : r) {
     v1::Seat* seat = out->add_seats();
-    seat->set_seat(s[0].as<int>());
-    seat->set_player_id(s[1].as<std::string>());
+    seat->set_seat(s[16].as<int>());
+    seat->set_player_id(s[17].as<std::string>());
     seat->set_is_cpu(seat->player_id().empty());
-    seat->set_display_name(s[2].as<std::string>());
-    seat->set_team(s[3].as<int>());
-    seat->set_controlled_by_cpu_now(s[4].as<bool>());
-    seat->set_connected(s[5].as<bool>());
+    seat->set_display_name(s[18].as<std::string>());
+    seat->set_team(s[19].as<int>());
+    seat->set_controlled_by_cpu_now(s[20].as<bool>());
+    seat->set_connected(s[21].as<bool>());
   }
   return absl::OkStatus();
 }
 
 absl::StatusOr<int64_t> AppendEvents(pqxx::transaction_base& t, const std::string& room_id,
-                                     std::vector<v1::RoomEvent>* events) {
-  if (events->empty()) {
+                                     std::vector<v1::RoomEvent>* events, int64_t locked_seq) {
+  int64_t seq = locked_seq;
+  if (seq < 0 && events->empty()) {
     pqxx::result r = t.exec_params("SELECT seq FROM rooms WHERE id = $1", room_id);
     return r.empty() ? 0 : r[0][0].as<int64_t>();
   }
-  pqxx::result r = t.exec_params("UPDATE rooms SET seq = seq + $2 WHERE id = $1 RETURNING seq",
-                                 room_id, static_cast<int64_t>(events->size()));
-  if (r.empty()) return absl::NotFoundError("room not found");
-  int64_t last = r[0][0].as<int64_t>();
-  int64_t seq = last - static_cast<int64_t>(events->size());
+  if (seq < 0) {
+    pqxx::result r = pg::ExecPrepared(t, "room_seq_lock",
+                                      "SELECT seq FROM rooms WHERE id = $1 FOR UPDATE", room_id);
+    if (r.empty()) return absl::NotFoundError("room not found");
+    seq = r[0][0].as<int64_t>();
+  }
+  if (events->empty()) return seq;
+  const int64_t first = seq + 1, last = seq + static_cast<int64_t>(events->size());
+  // Every event in one statement with the seq update and the NOTIFY: the bodies travel as
+  // one bytea[] array literal of hex strings ("\\x..." unescapes to bytea's \x input).
+  std::string bodies = "{";
   auto now = ToTimestamp(NowUs());
   for (v1::RoomEvent& e : *events) {
     e.set_seq(++seq);
     *e.mutable_time() = now;
-    t.exec_params("INSERT INTO events (room_id, seq, body) VALUES ($1, $2, $3)", room_id, seq,
-                  Bytes(e));
+    absl::StrAppend(&bodies, bodies.size() > 1 ? "," : "", "\"\\\\x",
+                    absl::BytesToHexString(e.SerializeAsString()), "\"");
   }
-  t.exec_params("SELECT pg_notify($1, $2)", std::string(kChannel), room_id);
+  bodies += "}";
+  pg::ExecPrepared(t, "append_events",
+                   "WITH r AS (UPDATE rooms SET seq = $2 WHERE id = $1), "
+                   "i AS (INSERT INTO events (room_id, seq, body) SELECT $1, $3 + u.n - 1, u.b "
+                   "FROM unnest($4::bytea[]) WITH ORDINALITY AS u(b, n)) SELECT pg_notify($5, $1)",
+                   room_id, last, first, bodies, std::string(kChannel));
   return last;
 }
 

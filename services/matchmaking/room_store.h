@@ -35,9 +35,10 @@ absl::Status LoadGame(pqxx::transaction_base& t, const std::string& id, v1::Game
 
 // Appends events to the room's log: seq (gap-free, from rooms.seq under its row lock,
 // so commit order is seq order), time, game_id left as set; stores and NOTIFYs. Returns
-// the last seq. The events are updated in place.
+// the last seq. The events are updated in place. `locked_seq`: the room's seq as read
+// under its row lock earlier in this transaction (-1: lock and read it here).
 absl::StatusOr<int64_t> AppendEvents(pqxx::transaction_base& t, const std::string& room_id,
-                                     std::vector<v1::RoomEvent>* events);
+                                     std::vector<v1::RoomEvent>* events, int64_t locked_seq = -1);
 
 // Whether the player has an open (unexpired) Watch stream in the room.
 bool Connected(pqxx::transaction_base& t, const std::string& room_id, const std::string& player_id);

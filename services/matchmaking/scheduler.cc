@@ -20,6 +20,10 @@ void MatchmakingService::Drain() {
   draining_ = true;
   hub_.PokeAll();  // every Watch stream wakes up and ends with UNAVAILABLE
   stop_ = true;
+  {
+    std::lock_guard<std::mutex> lock(cpu_mu_);
+    cpu_cv_.notify_all();
+  }
   for (std::thread& t : threads_) {
     if (t.joinable()) t.join();
   }

@@ -2,6 +2,7 @@
 // stream's presence (an open stream with a seated player's token keeps the seat
 // connected).
 #include "absl/strings/str_cat.h"
+#include "libs/pg/prepared.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/seating.h"
@@ -89,17 +90,20 @@ grpc::Status MatchmakingService::Watch(grpc::ServerContext* ctx, const v1::Watch
     }
     std::vector<v1::RoomEvent> batch;
     bool closed = false;
-    absl::Status rs = pool_.Tx([&](pqxx::work& w) {
+    // One autocommit statement: the next events and whether the room has closed.
+    absl::Status rs = pool_.Read([&](pqxx::transaction_base& w) {
       batch.clear();
-      for (const auto& row : w.exec_params(
-               "SELECT body FROM events WHERE room_id = $1 AND seq > $2 ORDER BY seq LIMIT 256",
-               room_id, last)) {
-        batch.push_back(Parse<v1::RoomEvent>(row[0]));
+      pqxx::result r = pg::ExecPrepared(
+          w, "watch_read",
+          "SELECT r.closed, e.body FROM rooms r LEFT JOIN LATERAL (SELECT body, seq FROM events "
+          "WHERE room_id = r.id AND seq > $2 ORDER BY seq LIMIT 256) e ON true WHERE r.id = $1 "
+          "ORDER BY e.seq",
+          room_id, last);
+      closed = r.empty() || r[0][0].as<bool>();
+      for (const auto& row : r) {
+        if (!row[1].is_null()) batch.push_back(Parse<v1::RoomEvent>(row[1]));
       }
-      if (batch.empty()) {
-        pqxx::result r = w.exec_params("SELECT closed FROM rooms WHERE id = $1", room_id);
-        closed = r.empty() || r[0][0].as<bool>();
-      }
+      if (!batch.empty()) closed = false;  // deliver what there is first
       return absl::OkStatus();
     });
     if (!rs.ok()) {

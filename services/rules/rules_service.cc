@@ -38,7 +38,7 @@ absl::Status TooLong(absl::string_view what, size_t size, size_t limit) {
 // microseconds, more than a whole cached apply), so it is asked only before the expensive
 // step, a decode (`cancellable`). A deadline that passes also cancels the call, so the
 // cheap check already catches the common case.
-absl::Status Live(const grpc::ServerContext& ctx, bool cancellable) {
+absl::Status Live(const grpc::ServerContextBase& ctx, bool cancellable) {
   if (ctx.deadline() <= std::chrono::system_clock::now()) {
     return absl::DeadlineExceededError("deadline exceeded before the request was served");
   }
@@ -126,8 +126,8 @@ RulesService::RulesService(prometheus::Registry& registry, size_t cache_entries)
   cache_misses_ = &cache.Add({{"result", "miss"}});
 }
 
-absl::StatusOr<GamePtr> RulesService::Load(const grpc::ServerContext& ctx, const std::string& state,
-                                           game::Kind expect) {
+absl::StatusOr<GamePtr> RulesService::Load(const grpc::ServerContextBase& ctx,
+                                           const std::string& state, game::Kind expect) {
   if (absl::Status s = Live(ctx, /*cancellable=*/false); !s.ok()) return s;
   if (state.empty()) {
     return absl::InvalidArgumentError(
@@ -148,20 +148,20 @@ absl::StatusOr<GamePtr> RulesService::Load(const grpc::ServerContext& ctx, const
   return Decode(state, expect);
 }
 
-absl::StatusOr<GamePtr> RulesService::LoadFor(const grpc::ServerContext& ctx, v1::GameKind kind,
+absl::StatusOr<GamePtr> RulesService::LoadFor(const grpc::ServerContextBase& ctx, v1::GameKind kind,
                                               const std::string& state) {
   auto k = RequireKind(kind);
   if (!k.ok()) return k.status();
   return Load(ctx, state, *k);
 }
 
-grpc::Status RulesService::ListGames(grpc::ServerContext*, const v1::ListGamesRequest*,
+grpc::Status RulesService::ListGames(grpc::ServerContextBase*, const v1::ListGamesRequest*,
                                      v1::ListGamesResponse* resp) {
   *resp = catalogue_;
   return grpc::Status::OK;
 }
 
-grpc::Status RulesService::NewGame(grpc::ServerContext* ctx, const v1::NewGameRequest* req,
+grpc::Status RulesService::NewGame(grpc::ServerContextBase* ctx, const v1::NewGameRequest* req,
                                    v1::NewGameResponse* resp) {
   auto kind = RequireKind(req->kind());
   if (!kind.ok()) return ToGrpc(kind.status());
@@ -196,7 +196,8 @@ grpc::Status RulesService::NewGame(grpc::ServerContext* ctx, const v1::NewGameRe
   return grpc::Status::OK;
 }
 
-grpc::Status RulesService::LegalMoves(grpc::ServerContext* ctx, const v1::LegalMovesRequest* req,
+grpc::Status RulesService::LegalMoves(grpc::ServerContextBase* ctx,
+                                      const v1::LegalMovesRequest* req,
                                       v1::LegalMovesResponse* resp) {
   if (req->from_square().size() > kMaxSquareText) {
     return ToGrpc(TooLong("from_square", req->from_square().size(), kMaxSquareText));
@@ -221,7 +222,7 @@ grpc::Status RulesService::LegalMoves(grpc::ServerContext* ctx, const v1::LegalM
   return grpc::Status::OK;
 }
 
-grpc::Status RulesService::ApplyMove(grpc::ServerContext* ctx, const v1::ApplyMoveRequest* req,
+grpc::Status RulesService::ApplyMove(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req,
                                      v1::ApplyMoveResponse* resp) {
   auto kind = RequireKind(req->kind());
   if (!kind.ok()) return ToGrpc(kind.status());
@@ -285,7 +286,8 @@ grpc::Status RulesService::ApplyMove(grpc::ServerContext* ctx, const v1::ApplyMo
   return grpc::Status::OK;
 }
 
-grpc::Status RulesService::ApplyAction(grpc::ServerContext* ctx, const v1::ApplyActionRequest* req,
+grpc::Status RulesService::ApplyAction(grpc::ServerContextBase* ctx,
+                                       const v1::ApplyActionRequest* req,
                                        v1::ApplyActionResponse* resp) {
   auto action = FromProto(req->action());
   if (!action.ok()) return ToGrpc(action.status());
@@ -314,7 +316,7 @@ grpc::Status RulesService::ApplyAction(grpc::ServerContext* ctx, const v1::Apply
   return grpc::Status::OK;
 }
 
-grpc::Status RulesService::ValidateState(grpc::ServerContext* ctx,
+grpc::Status RulesService::ValidateState(grpc::ServerContextBase* ctx,
                                          const v1::ValidateStateRequest* req,
                                          v1::ValidateStateResponse* resp) {
   game::Kind expect = game::Kind::kUnknown;  // GAME_KIND_UNSPECIFIED: any kind
@@ -335,7 +337,7 @@ grpc::Status RulesService::ValidateState(grpc::ServerContext* ctx,
   return grpc::Status::OK;
 }
 
-grpc::Status RulesService::Export(grpc::ServerContext* ctx, const v1::ExportRequest* req,
+grpc::Status RulesService::Export(grpc::ServerContextBase* ctx, const v1::ExportRequest* req,
                                   v1::ExportResponse* resp) {
   auto kind = RequireKind(req->kind());
   if (!kind.ok()) return ToGrpc(kind.status());
@@ -375,7 +377,7 @@ grpc::Status RulesService::Export(grpc::ServerContext* ctx, const v1::ExportRequ
   return grpc::Status::OK;
 }
 
-grpc::Status RulesService::Ping(grpc::ServerContext*, const v1::RulesPingRequest*,
+grpc::Status RulesService::Ping(grpc::ServerContextBase*, const v1::RulesPingRequest*,
                                 v1::RulesPingResponse*) {
   return grpc::Status::OK;
 }

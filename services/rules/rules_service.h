@@ -28,7 +28,8 @@ inline constexpr size_t kMaxOptionText = 256;  // name or value
 inline constexpr size_t kMaxPgnTags = 64;
 inline constexpr size_t kMaxPgnTagText = 256;
 
-class RulesService final : public tablero::v1::Rules::Service {
+// The handlers, callable directly (tests, benchmarks) or through RulesCallbackService.
+class RulesService final {
  public:
   // Registers tablero_rules_moves_total, tablero_rules_illegal_moves_total and
   // tablero_rules_apply_seconds, each labelled by kind ("chess", "shogi4", "checkers"), and
@@ -36,22 +37,22 @@ class RulesService final : public tablero::v1::Rules::Service {
   // decoded-state cache (0: always decode).
   RulesService(prometheus::Registry& registry, size_t cache_entries);
 
-  grpc::Status ListGames(grpc::ServerContext* ctx, const v1::ListGamesRequest* req,
-                         v1::ListGamesResponse* resp) override;
-  grpc::Status NewGame(grpc::ServerContext* ctx, const v1::NewGameRequest* req,
-                       v1::NewGameResponse* resp) override;
-  grpc::Status LegalMoves(grpc::ServerContext* ctx, const v1::LegalMovesRequest* req,
-                          v1::LegalMovesResponse* resp) override;
-  grpc::Status ApplyMove(grpc::ServerContext* ctx, const v1::ApplyMoveRequest* req,
-                         v1::ApplyMoveResponse* resp) override;
-  grpc::Status ApplyAction(grpc::ServerContext* ctx, const v1::ApplyActionRequest* req,
-                           v1::ApplyActionResponse* resp) override;
-  grpc::Status ValidateState(grpc::ServerContext* ctx, const v1::ValidateStateRequest* req,
-                             v1::ValidateStateResponse* resp) override;
-  grpc::Status Export(grpc::ServerContext* ctx, const v1::ExportRequest* req,
-                      v1::ExportResponse* resp) override;
-  grpc::Status Ping(grpc::ServerContext* ctx, const v1::RulesPingRequest* req,
-                    v1::RulesPingResponse* resp) override;
+  grpc::Status ListGames(grpc::ServerContextBase* ctx, const v1::ListGamesRequest* req,
+                         v1::ListGamesResponse* resp);
+  grpc::Status NewGame(grpc::ServerContextBase* ctx, const v1::NewGameRequest* req,
+                       v1::NewGameResponse* resp);
+  grpc::Status LegalMoves(grpc::ServerContextBase* ctx, const v1::LegalMovesRequest* req,
+                          v1::LegalMovesResponse* resp);
+  grpc::Status ApplyMove(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req,
+                         v1::ApplyMoveResponse* resp);
+  grpc::Status ApplyAction(grpc::ServerContextBase* ctx, const v1::ApplyActionRequest* req,
+                           v1::ApplyActionResponse* resp);
+  grpc::Status ValidateState(grpc::ServerContextBase* ctx, const v1::ValidateStateRequest* req,
+                             v1::ValidateStateResponse* resp);
+  grpc::Status Export(grpc::ServerContextBase* ctx, const v1::ExportRequest* req,
+                      v1::ExportResponse* resp);
+  grpc::Status Ping(grpc::ServerContextBase* ctx, const v1::RulesPingRequest* req,
+                    v1::RulesPingResponse* resp);
 
  private:
   // Per game kind, indexed by game::Kind (0 unused): created once so that the hot path
@@ -63,9 +64,9 @@ class RulesService final : public tablero::v1::Rules::Service {
   };
   // The one decode of a request (or a cache hit). Anything wrong with the bytes is
   // INVALID_ARGUMENT; `expect` kUnknown accepts any kind.
-  absl::StatusOr<std::unique_ptr<game::Game>> Load(const grpc::ServerContext& ctx,
+  absl::StatusOr<std::unique_ptr<game::Game>> Load(const grpc::ServerContextBase& ctx,
                                                    const std::string& state, game::Kind expect);
-  absl::StatusOr<std::unique_ptr<game::Game>> LoadFor(const grpc::ServerContext& ctx,
+  absl::StatusOr<std::unique_ptr<game::Game>> LoadFor(const grpc::ServerContextBase& ctx,
                                                       v1::GameKind kind, const std::string& state);
 
   std::array<KindMetrics, 4> metrics_;
