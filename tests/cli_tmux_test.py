@@ -61,7 +61,8 @@ class Tmux:
         time.sleep(0.3)
         self.run("clear-history", "-t", self.win)
 
-    def wait(self, pred, what, seconds=30):
+    # Generous: on a loaded 2-core machine a CPU reply or a redraw can take many seconds.
+    def wait(self, pred, what, seconds=90):
         until = time.time() + seconds
         while time.time() < until:
             text = self.screen()
@@ -71,7 +72,7 @@ class Tmux:
             time.sleep(0.2)
         raise AssertionError(f"timed out waiting for {what} in {self.win}; screen:\n{self.screen()}")
 
-    def wait_text(self, needle, seconds=30, count=1):
+    def wait_text(self, needle, seconds=90, count=1):
         return self.wait(lambda t: t.count(needle) >= count, repr(needle), seconds)
 
     def kill(self):
@@ -179,7 +180,7 @@ class CliTmux(unittest.TestCase):
         t.clear()
         t.send(f"tablero join {code}")
         t.wait_text(f"Joined room {code} as player")
-        t.wait_text("(White). Your move:", seconds=40)
+        t.wait_text("(White). Your move:", seconds=90)
         t.send("moves")
         listed = t.wait(lambda s: re.search(r"Legal moves \((\d+)\): (\S+)", s), "legal moves")
         self.assertGreater(int(listed.group(1)), 0)

@@ -27,6 +27,29 @@ absl::Status FromRules(const grpc::Status& s, absl::string_view what) {
   }
 }
 
+// One call to the rules service (none configured: UNAVAILABLE), 5 s deadline.
+template <typename Req, typename Resp>
+absl::Status CallRules(v1::Rules::Stub* rules,
+                       grpc::Status (v1::Rules::Stub::*method)(grpc::ClientContext*, const Req&,
+                                                               Resp*),
+                       const Req& req, Resp* resp) {
+  if (rules == nullptr) return absl::UnavailableError("no rules service configured (--rules_addr)");
+  grpc::ClientContext ctx;
+  Deadline(&ctx, 5000);
+  return FromRules((rules->*method)(&ctx, req, resp), "rules");
+}
+
+// What a move or an action answered, taken apart for the commit.
+template <typename Resp>
+Applied TakeApplied(Resp* resp) {
+  Applied a;
+  a.state = std::move(*resp->mutable_state());
+  a.view = std::move(*resp->mutable_view());
+  a.events.assign(resp->events().begin(), resp->events().end());
+  a.result = std::move(*resp->mutable_result());
+  return a;
+}
+
 }  // namespace
 
 void MatchmakingService::ConnectBackends() {
@@ -48,21 +71,13 @@ void MatchmakingService::ConnectBackends() {
 
 absl::StatusOr<v1::NewGameResponse> MatchmakingService::RulesNewGame(
     const v1::NewGameRequest& req) {
-  if (rules_ == nullptr)
-    return absl::UnavailableError("no rules service configured (--rules_addr)");
-  grpc::ClientContext ctx;
-  Deadline(&ctx, 5000);
   v1::NewGameResponse resp;
-  if (auto s = FromRules(rules_->NewGame(&ctx, req, &resp), "rules"); !s.ok()) return s;
+  if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::NewGame, req, &resp); !s.ok()) return s;
   return resp;
 }
 
 absl::StatusOr<Applied> MatchmakingService::RulesMove(const GameRow& g, const std::string& text,
                                                       const v1::Move* structured) {
-  if (rules_ == nullptr)
-    return absl::UnavailableError("no rules service configured (--rules_addr)");
-  grpc::ClientContext ctx;
-  Deadline(&ctx, 5000);
   v1::ApplyMoveRequest req;
   req.set_kind(g.kind);
   req.set_state(g.state);
@@ -73,12 +88,10 @@ absl::StatusOr<Applied> MatchmakingService::RulesMove(const GameRow& g, const st
   }
   req.mutable_expected_ply()->set_value(g.ply);
   v1::ApplyMoveResponse resp;
-  if (auto s = FromRules(rules_->ApplyMove(&ctx, req, &resp), "rules"); !s.ok()) return s;
-  Applied a;
-  a.state = std::move(*resp.mutable_state());
-  a.view = std::move(*resp.mutable_view());
-  a.events.assign(resp.events().begin(), resp.events().end());
-  a.result = std::move(*resp.mutable_result());
+  if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::ApplyMove, req, &resp); !s.ok()) {
+    return s;
+  }
+  Applied a = TakeApplied(&resp);
   a.moved = true;
   a.move = std::move(*resp.mutable_move());
   return a;
@@ -87,10 +100,6 @@ absl::StatusOr<Applied> MatchmakingService::RulesMove(const GameRow& g, const st
 absl::StatusOr<Applied> MatchmakingService::RulesAction(const GameRow& g, int seat,
                                                         v1::Action action,
                                                         const std::string& move_text) {
-  if (rules_ == nullptr)
-    return absl::UnavailableError("no rules service configured (--rules_addr)");
-  grpc::ClientContext ctx;
-  Deadline(&ctx, 5000);
   v1::ApplyActionRequest req;
   req.set_kind(g.kind);
   req.set_state(g.state);
@@ -98,12 +107,10 @@ absl::StatusOr<Applied> MatchmakingService::RulesAction(const GameRow& g, int se
   req.set_action(action);
   req.set_move_text(move_text);
   v1::ApplyActionResponse resp;
-  if (auto s = FromRules(rules_->ApplyAction(&ctx, req, &resp), "rules"); !s.ok()) return s;
-  Applied a;
-  a.state = std::move(*resp.mutable_state());
-  a.view = std::move(*resp.mutable_view());
-  a.events.assign(resp.events().begin(), resp.events().end());
-  a.result = std::move(*resp.mutable_result());
+  if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::ApplyAction, req, &resp); !s.ok()) {
+    return s;
+  }
+  Applied a = TakeApplied(&resp);
   // A claim together with its move: the move is part of the record.
   a.moved = a.view.ply() > g.ply && a.view.has_last_move();
   if (a.moved) a.move = a.view.last_move();
@@ -112,16 +119,14 @@ absl::StatusOr<Applied> MatchmakingService::RulesAction(const GameRow& g, int se
 
 absl::StatusOr<v1::LegalMovesResponse> MatchmakingService::RulesLegal(const GameRow& g,
                                                                       const std::string& from) {
-  if (rules_ == nullptr)
-    return absl::UnavailableError("no rules service configured (--rules_addr)");
-  grpc::ClientContext ctx;
-  Deadline(&ctx, 5000);
   v1::LegalMovesRequest req;
   req.set_kind(g.kind);
   req.set_state(g.state);
   req.set_from_square(from);
   v1::LegalMovesResponse resp;
-  if (auto s = FromRules(rules_->LegalMoves(&ctx, req, &resp), "rules"); !s.ok()) return s;
+  if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::LegalMoves, req, &resp); !s.ok()) {
+    return s;
+  }
   return resp;
 }
 

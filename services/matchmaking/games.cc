@@ -34,6 +34,33 @@ absl::Status CheckRanked(const v1::Room& room, const std::vector<std::string>& s
   return absl::OkStatus();
 }
 
+// StartGame and Rematch: the room, locked, if the caller is its host and it is in the
+// state `want`; its human players and the seat count for them.
+struct Startable {
+  v1::Room room;
+  std::vector<std::string> humans;
+  int seats = 0;
+};
+absl::StatusOr<Startable> LockStartable(pqxx::work& w, const std::string& room_id,
+                                        const std::string& caller, absl::string_view action,
+                                        v1::Room::State want, absl::string_view if_playing,
+                                        absl::string_view otherwise) {
+  Startable st;
+  if (auto s = LoadRoom(w, room_id, &st.room, true); !s.ok()) return s;
+  if (st.room.host_player_id() != caller) {
+    return absl::PermissionDeniedError(absl::StrCat("only the host may ", action));
+  }
+  if (st.room.state() != want) {
+    return absl::FailedPreconditionError(st.room.state() == v1::Room::PLAYING ? if_playing
+                                                                              : otherwise);
+  }
+  auto range = Seats(st.room.kind());
+  if (!range.ok()) return range.status();
+  st.humans = PlayerMembers(st.room);
+  st.seats = AutoSeats(st.room, static_cast<int>(st.humans.size()), *range);
+  return st;
+}
+
 }  // namespace
 
 absl::Status MatchmakingService::StartIn(pqxx::transaction_base& w, const v1::Room& room,
@@ -63,20 +90,12 @@ grpc::Status MatchmakingService::StartGame(grpc::ServerContext* ctx,
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
   absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
-    v1::Room room;
-    if (auto st = LoadRoom(w, req->room_id(), &room, true); !st.ok()) return st;
-    if (room.host_player_id() != caller->id) {
-      return absl::PermissionDeniedError("only the host may start the game");
-    }
-    if (room.state() != v1::Room::LOBBY) {
-      return absl::FailedPreconditionError(room.state() == v1::Room::PLAYING
-                                               ? "a game is already running"
-                                               : "the room has played: use Rematch");
-    }
-    auto range = Seats(room.kind());
-    if (!range.ok()) return range.status();
-    std::vector<std::string> humans = PlayerMembers(room);
-    int n = AutoSeats(room, static_cast<int>(humans.size()), *range);
+    auto st = LockStartable(w, req->room_id(), caller->id, "start the game", v1::Room::LOBBY,
+                            "a game is already running", "the room has played: use Rematch");
+    if (!st.ok()) return st.status();
+    const v1::Room& room = st->room;
+    const std::vector<std::string>& humans = st->humans;
+    const int n = st->seats;
     std::vector<std::string> seats(n);
     for (int i = 0; i < n && i < static_cast<int>(humans.size()); ++i) seats[i] = humans[i];
     return StartIn(w, room, seats, room.settings().first_seat() % n, resp);
@@ -90,22 +109,15 @@ grpc::Status MatchmakingService::Rematch(grpc::ServerContext* ctx, const v1::Rem
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
   absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
-    v1::Room room;
-    if (auto st = LoadRoom(w, req->room_id(), &room, true); !st.ok()) return st;
-    if (room.host_player_id() != caller->id) {
-      return absl::PermissionDeniedError("only the host may start a rematch");
-    }
-    if (room.state() != v1::Room::FINISHED) {
-      return absl::FailedPreconditionError(room.state() == v1::Room::PLAYING
-                                               ? "a game is still running"
-                                               : "no game has been played yet: use StartGame");
-    }
+    auto st =
+        LockStartable(w, req->room_id(), caller->id, "start a rematch", v1::Room::FINISHED,
+                      "a game is still running", "no game has been played yet: use StartGame");
+    if (!st.ok()) return st.status();
+    const v1::Room& room = st->room;
+    const std::vector<std::string>& humans = st->humans;
+    const int n = st->seats;
     v1::Game prev;
-    if (auto st = LoadGame(w, room.current_game_id(), &prev); !st.ok()) return st;
-    auto range = Seats(room.kind());
-    if (!range.ok()) return range.status();
-    std::vector<std::string> humans = PlayerMembers(room);
-    int n = AutoSeats(room, static_cast<int>(humans.size()), *range);
+    if (auto s = LoadGame(w, room.current_game_id(), &prev); !s.ok()) return s;
     std::vector<std::string> seats(n);
     auto member = [&](const std::string& id) {
       for (const auto& m : room.members()) {
