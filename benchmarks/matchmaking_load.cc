@@ -26,6 +26,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 #include "tablero/v1/matchmaking.grpc.pb.h"
 
 ABSL_FLAG(std::string, targets, "127.0.0.1:50052", "matchmaking replicas, comma-separated");
@@ -315,6 +316,9 @@ double Pct(std::vector<double>& v, double p) {
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
+  // As in the services (libs/service): Debian's Abseil checks every Mutex lock for
+  // deadlock cycles by default, a cost a real client would not pay.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   std::vector<std::string> targets = absl::StrSplit(absl::GetFlag(FLAGS_targets), ',');
   std::vector<std::unique_ptr<v1::Matchmaking::Stub>> stubs;
   for (const auto& t : targets) {
