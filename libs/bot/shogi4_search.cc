@@ -105,12 +105,13 @@ class Shogi4Searcher {
     }
     for (int s = 0; s < s4::kSeats; ++s)
       for (int h = 0; h < s4::kHandTypes; ++h) mat[s] += pos.hand[s][h] * kHandValue[h];
-    int others = 0, n = 0, pressure = 0;
+    int others = 0, n = 0, pressure = 0, rival_mates = 0;
     const unsigned my_bit = 1u << me_;
     for (int o = 0; o < s4::kSeats; ++o) {
       if (o == me_ || !pos.Alive(o)) continue;
       others += mat[o];
       ++n;
+      rival_mates = std::max(rival_mates, pos.MatesMade(o));
       // Our pieces near their king, and checks: mating chances. (Board lookups only: the
       // attack test is the costly part of a node, so it is used once per king.)
       pressure += 10 * Near(pos, pos.king[o], me_, 2);
@@ -122,7 +123,9 @@ class Shogi4Searcher {
     for (int o = 0; o < s4::kSeats; ++o)
       if (o != me_ && pos.Alive(o)) enemies += Near(pos, k, o, 2);
     const int safety = 8 * Near(pos, k, me_, 1) - 12 * enemies;
-    return mat[me_] - (n ? others / n : 0) + kMateBonus * pos.MatesMade(me_) + pressure + safety;
+    // Survivors are ranked by mates made first: a rival's mate costs us a place.
+    return mat[me_] - (n ? others / n : 0) + kMateBonus * (pos.MatesMade(me_) - rival_mates) +
+           pressure + safety;
   }
 
   // Pieces of `owner` (kings excluded) within `r` squares (king steps) of `sq`.
