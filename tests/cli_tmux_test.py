@@ -93,7 +93,7 @@ class CliTmux(unittest.TestCase):
             bot = Service("bot")
             cls.services.append(bot)
             mm = Service("matchmaking", [f"--rules_addr={rules.addr}", f"--bot_addr={bot.addr}",
-                                         "--rating_addr=", "--bot_budget_ms=50"], db=True)
+                                         "--rating_addr=", "--bot_budget_ms=300"], db=True)
             cls.services.append(mm)
             for s in cls.services:
                 s.wait_serving()
@@ -117,7 +117,7 @@ class CliTmux(unittest.TestCase):
 
     def test_play_against_the_cpu_quit_reopen_leave_and_rejoin(self):
         t = self.tmux
-        t.send("tablero play chess --cpu 1")
+        t.send("tablero play chess --cpu 10")
         t.wait_text("Your move:")
         text = t.screen()
         code = re.search(r"Room ([A-Z2-9]{8}) \(chess\), invite link /join/\1", text).group(1)
@@ -145,7 +145,7 @@ class CliTmux(unittest.TestCase):
         # A move; the CPU answers and the board is redrawn each time.
         t.send("e2e4")
         t.wait_text("(White) played e4")
-        t.wait(lambda s: re.search(r"CPU \(level 1\) \(Black\) played \S+", s), "the CPU's answer")
+        t.wait(lambda s: re.search(r"CPU \(level 10\) \(Black\) played \S+", s), "the CPU's answer")
         t.wait_text("Move 3: ")
         text = t.screen()
         self.assertIn(" 4  . . . . P . . .  4", text)
@@ -154,7 +154,7 @@ class CliTmux(unittest.TestCase):
 
         t.window("t:1")
         t.wait_text("(White) played e4")
-        t.wait(lambda s: re.search(r"CPU \(level 1\) \(Black\) played \S+", s), "the CPU's move, live")
+        t.wait(lambda s: re.search(r"CPU \(level 10\) \(Black\) played \S+", s), "the CPU's move, live")
         self.assertNotIn("Your move:", t.screen())
         t.window("t:0")
 
@@ -174,7 +174,9 @@ class CliTmux(unittest.TestCase):
         self.assertIn(" 4  . . . . P . . .  4", text)
         self.assertIn("Move 3: ", text)
 
-        # Leave: the CPU takes the seat; join again with the code and take it back.
+        # Leave: the CPU takes the seat; join again with the code and take it back. (Level 10
+        # at 300 ms a move on both sides: the CPU-against-CPU game cannot end in the seconds
+        # the rejoin takes, as a level-1 game could.)
         t.send("leave")
         t.wait_text("You left the room; the CPU plays your seat.")
         t.clear()
@@ -194,7 +196,7 @@ class CliTmux(unittest.TestCase):
         t.send("tablero games")
         game = t.wait(lambda s: re.search(r"^(\w+)  chess  ply \d+  running", s, re.M), "games").group(1)
         t.send(f"tablero pgn {game}")
-        t.wait_text('[Black "CPU (level 1)"]')
+        t.wait_text('[Black "CPU (level 10)"]')
         self.assertIn('[Result "*"]', t.screen())
 
 
