@@ -15,7 +15,7 @@ ABSL_FLAG(std::string, listen, "127.0.0.1:0", "gRPC listen address (host:port)")
 ABSL_FLAG(std::string, metrics_listen, "",
           "Prometheus metrics address (host:port); empty disables /metrics");
 ABSL_FLAG(std::string, database_url, "", "PostgreSQL connection URL (libpq syntax)");
-ABSL_FLAG(int, db_pool_size, 8, "PostgreSQL connections per replica");
+ABSL_FLAG(int, db_pool_size, 16, "PostgreSQL connections per replica");
 ABSL_FLAG(std::string, rules_addr, "127.0.0.1:50051", "rules service address");
 ABSL_FLAG(std::string, bot_addr, "127.0.0.1:50054", "bot service address");
 ABSL_FLAG(std::string, rating_addr, "127.0.0.1:50053", "rating service address");

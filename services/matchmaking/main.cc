@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   config.tick = absl::Milliseconds(absl::GetFlag(FLAGS_tick_ms));
   config.heartbeat = absl::Seconds(absl::GetFlag(FLAGS_heartbeat_seconds));
   config.cpu_workers = absl::GetFlag(FLAGS_cpu_workers);
+  config.db_pool_size = absl::GetFlag(FLAGS_db_pool_size);
   config.code_failures_per_minute = absl::GetFlag(FLAGS_code_failures_per_minute);
   mm::SetTurnTimeScale(absl::GetFlag(FLAGS_turn_time_scale));
   mm::SetGraceSeconds(absl::GetFlag(FLAGS_grace_seconds));

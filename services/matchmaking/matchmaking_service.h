@@ -43,6 +43,7 @@ struct Config {
   int code_failures_per_minute = 20;              // invite-code guesses per peer
   absl::Duration heartbeat = absl::Seconds(15);   // Watch keep-alive
   int cpu_workers = 2;                            // CPU moves computed at once
+  int db_pool_size = 16;                          // PostgreSQL connections (--db_pool_size)
 };
 
 // A Watch stream's row in `connections` lives this long unless its replica renews it.

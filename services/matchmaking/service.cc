@@ -9,7 +9,7 @@ namespace tablero::matchmaking {
 MatchmakingService::MatchmakingService(Config config, Metrics* metrics)
     : config_(std::move(config)),
       metrics_(metrics),
-      pool_(config_.database_url, 16),
+      pool_(config_.database_url, config_.db_pool_size),
       hub_(config_.database_url) {
   ConnectBackends();
 }
