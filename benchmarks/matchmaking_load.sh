@@ -8,6 +8,7 @@
 # games), CPU_GAMES (8: guest-vs-CPU games), POOL (16: each replica's database connections).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/pgbench_rounds.sh
 BUILD=${1:-build}
 shift || true
 BIN=$BUILD/bin
@@ -62,10 +63,9 @@ done
 
 : >"$PGTMP/rounds"
 for round in $(seq 1 "$ROUNDS"); do
-  echo "== round $round: pgbench -N (simple update), $CLIENTS clients, ${SECS}s"
-  "$PGBIN/pgbench" -N -c "$CLIENTS" -j 2 -T "$SECS" "$DB" >"$PGTMP/pgbench.log" 2>&1
-  grep -E "^(tps|latency average)" "$PGTMP/pgbench.log"
-  tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$PGTMP/pgbench.log" | tail -n 1)
+  echo "== round $round"
+  pgbench_round "$DB" "$CLIENTS" "$SECS" "$PGTMP/pgbench.log"
+  tps=$PGBENCH_TPS
   echo "== round $round: matchmaking, $GAMES guest games + $CPU_GAMES CPU games, ${SECS}s"
   "$BIN/matchmaking_load" --targets="$TARGETS" --games="$GAMES" --cpu_games="$CPU_GAMES" \
     --seconds="$SECS" "$@" | tee "$PGTMP/load.log"
@@ -73,15 +73,4 @@ for round in $(seq 1 "$ROUNDS"); do
   echo "$tps $rate" >>"$PGTMP/rounds"
 done
 
-python3 - "$PGTMP/rounds" <<'PY'
-import statistics, sys
-rounds = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
-for i, (pg, rate) in enumerate(rounds, 1):
-    print(f"round {i}: pgbench -N {pg:8.1f} tps   matchmaking {rate:8.1f} moves/s   ratio {100 * rate / pg:5.1f}%")
-best_pg = max(pg for pg, _ in rounds)
-best_rate = max(rate for _, rate in rounds)
-print(f"pgbench simple-update tps (best): {best_pg:.1f}")
-print(f"committed moves/s (best):         {best_rate:.1f}")
-print(f"ratio of best rates: {100 * best_rate / best_pg:.1f}% of pgbench -N")
-print(f"median ratio of rounds: {100 * statistics.median(r / p for p, r in rounds):.1f}%")
-PY
+pgbench_summary "$PGTMP/rounds" "matchmaking" "committed moves/s"

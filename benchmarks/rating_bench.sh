@@ -9,6 +9,7 @@
 # the median of the round ratios).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/pgbench_rounds.sh
 ROOT=$(pwd)
 BUILD=${1:-${TABLERO_BUILD_DIR:-$ROOT/build}}
 SECS=${SECONDS_EACH:-10}
@@ -47,10 +48,9 @@ ROUNDS_LOG="$TMP/rounds"
 for round in $(seq 1 "$ROUNDS"); do
   # Each run starts right after a checkpoint, so both pay the same full-page writes.
   [ "${CHECKPOINTS:-0}" = 1 ] && "$PGBIN/psql" -q "$URL" -c CHECKPOINT
-  echo "== round $round: pgbench -N (simple update), $CLIENTS clients, ${SECS}s"
-  "$PGBIN/pgbench" -N -c "$CLIENTS" -j 2 -T "$SECS" "$URL" >"$TMP/pgbench.log" 2>&1
-  grep -E "^(tps|latency average)" "$TMP/pgbench.log"
-  tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$TMP/pgbench.log" | tail -n 1)
+  echo "== round $round"
+  pgbench_round "$URL" "$CLIENTS" "$SECS" "$TMP/pgbench.log"
+  tps=$PGBENCH_TPS
   [ "${CHECKPOINTS:-0}" = 1 ] && "$PGBIN/psql" -q "$URL" -c CHECKPOINT
   echo "== round $round: rating service, $POOL database connections, $INFLIGHT reports in flight, ${SECS}s"
   "$BUILD/bin/rating_bench" --target="127.0.0.1:$SVC_PORT" --seconds="$SECS" \
@@ -59,15 +59,4 @@ for round in $(seq 1 "$ROUNDS"); do
   echo "$tps $rate" >>"$ROUNDS_LOG"
 done
 
-python3 - "$ROUNDS_LOG" <<'PY'
-import statistics, sys
-rounds = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
-for i, (pg, rate) in enumerate(rounds, 1):
-    print(f"round {i}: pgbench -N {pg:8.1f} tps   rating {rate:8.1f} reports/s   ratio {100 * rate / pg:5.1f}%")
-best_pg = max(pg for pg, _ in rounds)
-best_rate = max(rate for _, rate in rounds)
-print(f"pgbench simple-update tps (best): {best_pg:.1f}")
-print(f"rating reports applied/s (best):  {best_rate:.1f}")
-print(f"ratio of best rates: {100 * best_rate / best_pg:.1f}% of pgbench -N")
-print(f"median ratio of rounds: {100 * statistics.median(r / p for p, r in rounds):.1f}%")
-PY
+pgbench_summary "$ROUNDS_LOG" "rating" "reports/s"
