@@ -5,6 +5,7 @@
 namespace tablero::matchmaking {
 
 void RefreshCpuDue(pqxx::transaction_base& t, const std::string& game_id) {
+  // Commit (play.cc) applies the same rule inline in a move's update: keep the two in step.
   // The version moves too: a CPU move computed before the seat changed hands (a player
   // back with their token) can then no longer be committed.
   t.exec_params(
