@@ -8,6 +8,8 @@
 //    completion queue and channel per client thread).
 // Prints calls per second, p50/p99/max latency, CPU per call, each rate's ratio to the
 // baseline, and the handler's own CPU cost per call measured in-process (no gRPC).
+#include <google/protobuf/arena.h>
+#include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -44,6 +46,11 @@ ABSL_FLAG(std::string, kinds, "chess,shogi4,checkers", "game kinds to drive");
 ABSL_FLAG(uint32_t, seed, 1, "random seed of the recorded games");
 ABSL_FLAG(bool, handler_cost, true,
           "also time the ApplyMove handler in-process (no gRPC) on the recorded requests");
+ABSL_FLAG(int, parse_every, 64,
+          "fully parse every Nth answer and compare it with the answer recorded for its "
+          "request (1: every answer); every call's status and answer size are always checked");
+ABSL_FLAG(std::string, phases, "all",
+          "all, or only one load: \"ping\" or \"mixed\" (for profiling the server)");
 ABSL_FLAG(int, server_pid, 0,
           "pid of the rules process, when on this machine: CPU time per call is reported");
 
@@ -67,7 +74,7 @@ bool Check(const grpc::Status& s, const char* what) {
 
 // Plays random games through the service; every ApplyMove request sent is recorded.
 bool Record(v1::Rules::Stub* stub, v1::GameKind kind, int games, int max_plies, std::mt19937* rng,
-            std::vector<v1::ApplyMoveRequest>* out) {
+            std::vector<v1::ApplyMoveRequest>* out, std::vector<std::string>* answers) {
   for (int g = 0; g < games; ++g) {
     v1::NewGameRequest nreq;
     nreq.set_kind(kind);
@@ -95,6 +102,7 @@ bool Record(v1::Rules::Stub* stub, v1::GameKind kind, int games, int max_plies, 
       grpc::ClientContext actx;
       if (!Check(stub->ApplyMove(&actx, areq, &aresp), "ApplyMove")) return false;
       out->push_back(std::move(areq));
+      answers->push_back(aresp.SerializeAsString());
       if (aresp.result().over()) break;
       state = aresp.state();
     }
@@ -123,7 +131,7 @@ double ProcCpu(int pid) {
 
 struct Stats {
   double seconds = 0;
-  uint64_t calls = 0, errors = 0;
+  uint64_t calls = 0, errors = 0, parsed = 0;
   uint64_t all_calls = 0;                 // warmup included, for CPU per call
   double client_cpu = 0, server_cpu = 0;  // seconds over the whole phase
   std::vector<uint32_t> micros;           // latency of every measured call
@@ -134,69 +142,95 @@ struct Stats {
   }
 };
 
-// One kind of call, kept `inflight` deep per thread for warmup + seconds.
+// One kind of call, kept `inflight` deep per thread for warmup + seconds. Both loads (the
+// empty RPC and ApplyMove) go through the same generic stub with requests serialized once
+// before the run, so that the client's own cost per call is alike for both and what
+// differs is the server's work and the bytes moved. Every call's status and answer size
+// are checked; every `parse_every`-th answer is parsed into its message (on an arena, as a
+// careful client does) and compared with the answer recorded for its request.
 class Load {
  public:
-  virtual ~Load() = default;
-  // Starts one call on `cq` and returns its tag.
-  virtual void* Start(v1::Rules::Stub* stub, grpc::CompletionQueue* cq, uint64_t n) = 0;
-  // Finishes the call of `tag`; true when it succeeded.
-  virtual bool Finish(void* tag) = 0;
-  virtual Clock::time_point Started(void* tag) = 0;
-};
+  using Parse = bool (*)(const grpc::ByteBuffer& answer, const std::string& recorded);
+  Load(std::string method, const std::vector<std::string>& requests,
+       const std::vector<std::string>& answers, Parse parse, int parse_every)
+      : method_(std::move(method)), answers_(&answers), parse_(parse), parse_every_(parse_every) {
+    for (const std::string& r : requests) {
+      grpc::Slice slice(r);
+      requests_.emplace_back(&slice, 1);
+    }
+  }
 
-template <typename Req, typename Resp>
-class LoadOf : public Load {
- public:
-  using Prepare = std::unique_ptr<grpc::ClientAsyncResponseReader<Resp>> (v1::Rules::Stub::*)(
-      grpc::ClientContext*, const Req&, grpc::CompletionQueue*);
-  LoadOf(Prepare prepare, const std::vector<Req>* requests)
-      : prepare_(prepare), requests_(requests) {}
-
-  void* Start(v1::Rules::Stub* stub, grpc::CompletionQueue* cq, uint64_t n) override {
+  // Starts call number `n` on `cq` and returns its tag.
+  void* Start(grpc::GenericStub* stub, grpc::CompletionQueue* cq, uint64_t n) {
     auto* c = new Call;
+    c->index = n % requests_.size();
+    c->parse = parse_every_ > 0 && n % parse_every_ == 0;
     c->started = Clock::now();
     c->ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-    c->rpc = (stub->*prepare_)(&c->ctx, (*requests_)[n % requests_->size()], cq);
+    c->rpc = stub->PrepareUnaryCall(&c->ctx, method_, requests_[c->index], cq);
     c->rpc->StartCall();
-    c->rpc->Finish(c->resp, &c->status, c);
+    c->rpc->Finish(&c->resp, &c->status, c);
     return c;
   }
-  bool Finish(void* tag) override {
+  // Finishes the call of `tag`; true when it succeeded and its answer checked out.
+  bool Finish(void* tag, uint64_t* parsed) {
     std::unique_ptr<Call> c(static_cast<Call*>(tag));
-    if (!c->status.ok() && errors_shown_.fetch_add(1) < 3) {
-      std::fprintf(stderr, "rules_load: call failed: %s\n", c->status.error_message().c_str());
+    const std::string& recorded = (*answers_)[c->index];
+    if (!c->status.ok()) return Fail(absl::StrCat("call failed: ", c->status.error_message()));
+    if (c->resp.Length() != recorded.size()) {
+      return Fail(
+          absl::StrCat("answer of ", c->resp.Length(), " bytes, recorded ", recorded.size()));
     }
-    return c->status.ok();
+    if (c->parse) {
+      ++*parsed;
+      if (!parse_(c->resp, recorded)) return Fail("answer differs from the one recorded");
+    }
+    return true;
   }
-  Clock::time_point Started(void* tag) override { return static_cast<Call*>(tag)->started; }
+  static Clock::time_point Started(void* tag) { return static_cast<Call*>(tag)->started; }
+
+  // Parses `answer` as a Resp and compares it, field by field through its canonical
+  // serialization, with the recorded answer.
+  template <typename Resp>
+  static bool ParseAs(const grpc::ByteBuffer& answer, const std::string& recorded) {
+    alignas(16) char block[8192];
+    google::protobuf::ArenaOptions o;
+    o.initial_block = block;
+    o.initial_block_size = sizeof block;
+    google::protobuf::Arena arena(o);
+    Resp* resp = google::protobuf::Arena::CreateMessage<Resp>(&arena);
+    std::vector<grpc::Slice> slices;
+    if (!answer.Dump(&slices).ok()) return false;
+    std::string flat;
+    for (const grpc::Slice& s : slices) {
+      flat.append(reinterpret_cast<const char*>(s.begin()), s.size());
+    }
+    return resp->ParseFromString(flat) && resp->SerializeAsString() == recorded;
+  }
 
  private:
-  // The answer is parsed into an arena with an inline first block, as a careful client
-  // does: one allocation per call instead of one per nested message and string.
+  bool Fail(const std::string& why) {
+    if (errors_shown_.fetch_add(1) < 3) std::fprintf(stderr, "rules_load: %s\n", why.c_str());
+    return false;
+  }
   struct Call {
-    Call() : arena(Options(block, sizeof block)), resp(Arena::CreateMessage<Resp>(&arena)) {}
-    static google::protobuf::ArenaOptions Options(char* b, size_t n) {
-      google::protobuf::ArenaOptions o;
-      o.initial_block = b;
-      o.initial_block_size = n;
-      return o;
-    }
-    using Arena = google::protobuf::Arena;
-    alignas(8) char block[8192];
-    Arena arena;
-    Resp* resp;
     grpc::ClientContext ctx;
     grpc::Status status;
-    std::unique_ptr<grpc::ClientAsyncResponseReader<Resp>> rpc;
+    grpc::ByteBuffer resp;
+    std::unique_ptr<grpc::GenericClientAsyncResponseReader> rpc;
     Clock::time_point started;
+    size_t index = 0;
+    bool parse = false;
   };
-  Prepare prepare_;
-  const std::vector<Req>* requests_;
+  std::string method_;
+  std::vector<grpc::ByteBuffer> requests_;
+  const std::vector<std::string>* answers_;
+  Parse parse_;
+  int parse_every_;
   std::atomic<int> errors_shown_{0};
 };
 
-Stats Run(Load& load, const std::vector<std::unique_ptr<v1::Rules::Stub>>& stubs, int inflight,
+Stats Run(Load& load, const std::vector<std::unique_ptr<grpc::GenericStub>>& stubs, int inflight,
           double warmup, double seconds) {
   const int threads = static_cast<int>(stubs.size());
   const int pid = absl::GetFlag(FLAGS_server_pid);
@@ -222,7 +256,7 @@ Stats Run(Load& load, const std::vector<std::unique_ptr<v1::Rules::Stub>>& stubs
       while (outstanding > 0 && cq.Next(&tag, &ok)) {
         const Clock::time_point started = load.Started(tag);
         const Clock::time_point now = Clock::now();
-        const bool good = load.Finish(tag);
+        const bool good = load.Finish(tag, &st.parsed);
         --outstanding;
         ++st.all_calls;
         if (started >= measure && now <= end) {
@@ -250,6 +284,7 @@ Stats Run(Load& load, const std::vector<std::unique_ptr<v1::Rules::Stub>>& stubs
     all.all_calls += s.all_calls;
     all.calls += s.calls;
     all.errors += s.errors;
+    all.parsed += s.parsed;
     all.micros.insert(all.micros.end(), s.micros.begin(), s.micros.end());
   }
   std::sort(all.micros.begin(), all.micros.end());
@@ -264,23 +299,34 @@ double ThreadCpu() {
 
 // The service's own work without gRPC: the same requests through an in-process
 // RulesService (handler + answer serialization), one thread, in game order so that the
-// decoded-state cache behaves as in the server. CPU microseconds per call.
+// decoded-state cache behaves as in the server. Request and answer live on an arena with
+// a 16 KiB inline first block, as in the server (services/rules/callback_service.h).
+// CPU microseconds per call.
 void HandlerCost(const std::string& name, const std::vector<v1::ApplyMoveRequest>& reqs,
                  size_t cache_entries) {
   prometheus::Registry registry;
   tablero::rules::RulesService svc(registry, cache_entries);
+  std::vector<std::string> in;
+  for (const v1::ApplyMoveRequest& req : reqs) in.push_back(req.SerializeAsString());
   std::string wire;
   uint64_t failed = 0, in_bytes = 0, out_bytes = 0;
+  alignas(16) static char block[16 << 10];
   const double t0 = ThreadCpu();
-  for (const v1::ApplyMoveRequest& req : reqs) {
+  for (const std::string& bytes : in) {
+    google::protobuf::ArenaOptions o;
+    o.initial_block = block;
+    o.initial_block_size = sizeof block;
+    google::protobuf::Arena arena(o);
+    auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&arena);
+    auto* resp = google::protobuf::Arena::CreateMessage<v1::ApplyMoveResponse>(&arena);
+    failed += !req->ParseFromString(bytes);
     grpc::ServerContext ctx;
-    v1::ApplyMoveResponse resp;
-    failed += !svc.ApplyMove(&ctx, &req, &resp).ok();
-    resp.SerializeToString(&wire);
+    failed += !svc.ApplyMove(&ctx, req, resp).ok();
+    resp->SerializeToString(&wire);
+    in_bytes += bytes.size();
     out_bytes += wire.size();
   }
   const double us = 1e6 * (ThreadCpu() - t0) / reqs.size();
-  for (const v1::ApplyMoveRequest& req : reqs) in_bytes += req.ByteSizeLong();
   std::printf("handler only %-9s %7.1f us/call (cache %s), request %zu B, answer %zu B%s\n",
               name.c_str(), us, cache_entries ? "on" : "off",
               static_cast<size_t>(in_bytes / reqs.size()),
@@ -292,6 +338,7 @@ void Print(const std::string& name, const Stats& s, double baseline) {
               name.c_str(), s.rate(), s.Quantile(0.5), s.Quantile(0.99),
               s.micros.empty() ? 0.0 : s.micros.back() / 1000.0,
               static_cast<unsigned long long>(s.errors));
+  std::printf("  parsed %llu", static_cast<unsigned long long>(s.parsed));
   if (baseline > 0) std::printf("  ratio %5.1f%%", 100 * s.rate() / baseline);
   if (s.all_calls > 0) {
     std::printf("  cpu/call client %5.1f us", 1e6 * s.client_cpu / s.all_calls);
@@ -313,13 +360,25 @@ int main(int argc, char** argv) {
   const int inflight = std::max(1, absl::GetFlag(FLAGS_inflight));
   const double seconds = absl::GetFlag(FLAGS_seconds), warmup = absl::GetFlag(FLAGS_warmup);
 
-  std::vector<std::unique_ptr<v1::Rules::Stub>> stubs;
-  for (int t = 0; t < threads; ++t) stubs.push_back(v1::Rules::NewStub(Channel(target, t)));
+  // A channel per client thread: the recording uses the typed stub of the first, the
+  // measured phases a generic stub on each.
+  std::vector<std::shared_ptr<grpc::Channel>> channels;
+  std::vector<std::unique_ptr<grpc::GenericStub>> stubs;
+  for (int t = 0; t < threads; ++t) {
+    channels.push_back(Channel(target, t));
+    stubs.push_back(std::make_unique<grpc::GenericStub>(channels.back()));
+  }
+  auto record_stub = v1::Rules::NewStub(channels[0]);
 
-  // 1. Record real traffic, kind by kind.
+  // 1. Record real traffic, kind by kind: each request with the answer it got.
+  struct Traffic {
+    std::string name;
+    std::vector<v1::ApplyMoveRequest> reqs;
+    std::vector<std::string> wire, answers;  // serialized requests, recorded answers
+  };
   std::mt19937 rng(absl::GetFlag(FLAGS_seed));
-  std::vector<std::pair<std::string, std::vector<v1::ApplyMoveRequest>>> by_kind;
-  std::vector<v1::ApplyMoveRequest> mixed;
+  std::vector<Traffic> by_kind;
+  Traffic mixed{"mixed", {}, {}, {}};
   for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_kinds), ',')) {
     v1::GameKind kind;
     if (name == "chess") {
@@ -332,38 +391,51 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "rules_load: unknown kind \"%s\"\n", std::string(name).c_str());
       return 2;
     }
-    std::vector<v1::ApplyMoveRequest> reqs;
-    if (!Record(stubs[0].get(), kind, absl::GetFlag(FLAGS_games), absl::GetFlag(FLAGS_max_plies),
-                &rng, &reqs)) {
+    Traffic t{std::string(name), {}, {}, {}};
+    if (!Record(record_stub.get(), kind, absl::GetFlag(FLAGS_games), absl::GetFlag(FLAGS_max_plies),
+                &rng, &t.reqs, &t.answers)) {
       return 1;
     }
     size_t bytes = 0;
-    for (const auto& r : reqs) bytes += r.state().size();
-    std::printf("recorded %-8s %6zu (state, move) pairs, mean state %zu bytes\n",
-                std::string(name).c_str(), reqs.size(), reqs.empty() ? 0 : bytes / reqs.size());
-    by_kind.emplace_back(std::string(name), std::move(reqs));
+    for (const auto& r : t.reqs) {
+      bytes += r.state().size();
+      t.wire.push_back(r.SerializeAsString());
+    }
+    std::printf("recorded %-8s %6zu (state, move) pairs, mean state %zu bytes\n", t.name.c_str(),
+                t.reqs.size(), t.reqs.empty() ? 0 : bytes / t.reqs.size());
+    by_kind.push_back(std::move(t));
   }
   // Mixed traffic: the kinds interleaved.
   for (size_t i = 0;; ++i) {
     bool any = false;
-    for (auto& [name, reqs] : by_kind) {
-      if (i < reqs.size()) {
-        mixed.push_back(reqs[i]);
+    for (const Traffic& t : by_kind) {
+      if (i < t.reqs.size()) {
+        mixed.wire.push_back(t.wire[i]);
+        mixed.answers.push_back(t.answers[i]);
         any = true;
       }
     }
     if (!any) break;
   }
-  if (mixed.empty()) return 1;
+  if (mixed.wire.empty()) return 1;
 
   // 2. Baseline and apply-move, alternating so that drift hits both alike.
-  std::printf("target %s, %d client threads, %d calls in flight, %.1f s per phase\n",
-              target.c_str(), threads, inflight, seconds);
-  const std::vector<v1::RulesPingRequest> pings(1);
-  LoadOf<v1::RulesPingRequest, v1::RulesPingResponse> ping(&v1::Rules::Stub::PrepareAsyncPing,
-                                                           &pings);
-  LoadOf<v1::ApplyMoveRequest, v1::ApplyMoveResponse> apply_mixed(
-      &v1::Rules::Stub::PrepareAsyncApplyMove, &mixed);
+  const int parse_every = absl::GetFlag(FLAGS_parse_every);
+  const std::string phases = absl::GetFlag(FLAGS_phases);
+  std::printf(
+      "target %s, %d client threads, %d calls in flight, %.1f s per phase, every %d%s answer "
+      "parsed and compared\n",
+      target.c_str(), threads, inflight, seconds, parse_every, parse_every == 1 ? "st" : "th");
+  const std::vector<std::string> pings(1), ping_answers(1);  // both empty messages
+  Load ping("/tablero.v1.Rules/Ping", pings, ping_answers, &Load::ParseAs<v1::RulesPingResponse>,
+            parse_every);
+  Load apply_mixed("/tablero.v1.Rules/ApplyMove", mixed.wire, mixed.answers,
+                   &Load::ParseAs<v1::ApplyMoveResponse>, parse_every);
+  if (phases == "ping" || phases == "mixed") {
+    Stats s = Run(phases == "ping" ? ping : apply_mixed, stubs, inflight, warmup, seconds);
+    Print(phases, s, 0);
+    return s.errors == 0 ? 0 : 1;
+  }
   Stats base1 = Run(ping, stubs, inflight, warmup, seconds);
   Stats mix = Run(apply_mixed, stubs, inflight, warmup, seconds);
   Stats base2 = Run(ping, stubs, inflight, warmup, seconds);
@@ -371,18 +443,18 @@ int main(int argc, char** argv) {
   Print("ping (baseline) #1", base1, 0);
   Print("ping (baseline) #2", base2, 0);
   Print("apply_move mixed", mix, baseline);
-  uint64_t errors = mix.errors;
-  for (auto& [name, reqs] : by_kind) {
-    LoadOf<v1::ApplyMoveRequest, v1::ApplyMoveResponse> one(&v1::Rules::Stub::PrepareAsyncApplyMove,
-                                                            &reqs);
+  uint64_t errors = base1.errors + base2.errors + mix.errors;
+  for (const Traffic& t : by_kind) {
+    Load one("/tablero.v1.Rules/ApplyMove", t.wire, t.answers,
+             &Load::ParseAs<v1::ApplyMoveResponse>, parse_every);
     Stats s = Run(one, stubs, inflight, warmup, seconds);
-    Print("apply_move " + name, s, baseline);
+    Print("apply_move " + t.name, s, baseline);
     errors += s.errors;
   }
   if (absl::GetFlag(FLAGS_handler_cost)) {
-    for (auto& [name, reqs] : by_kind) {
-      HandlerCost(name, reqs, 4096);
-      HandlerCost(name, reqs, 0);
+    for (const Traffic& t : by_kind) {
+      HandlerCost(t.name, t.reqs, 4096);
+      HandlerCost(t.name, t.reqs, 0);
     }
   }
   std::printf(
