@@ -182,7 +182,8 @@ absl::StatusOr<std::unique_ptr<game::Game>> FromPosition(const game::NewGamePara
 game::Move MakeMove(int seat, const uint8_t* path, int n) {
   game::Move mv;
   mv.seat = seat;
-  for (int i = 0; i < n; ++i) mv.path.push_back(HoleName(path[i]));
+  mv.path.reserve(n);
+  for (int i = 0; i < n; ++i) mv.path.emplace_back(HoleNameView(path[i]));
   mv.notation = PathText(path, n);
   mv.display = mv.notation;
   return mv;
@@ -306,14 +307,15 @@ game::Result CheckersGame::result() const {
 
 game::PublicView CheckersGame::View() const {
   game::PublicView v;
+  v.pieces.reserve(st_.layout.seats * st_.layout.pieces());
   for (int h = 0; h < kHoles; ++h) {
     const uint8_t c = st_.cell[h];
     if (c == kEmpty) continue;
-    game::PieceView p;
-    p.square = HoleName(h);
-    p.type = std::string(1, IsKing(c) ? 'K' : 'o');
+    game::PieceView& p = v.pieces.emplace_back();
+    const absl::string_view name = HoleNameView(h);
+    p.square.assign(name.data(), name.size());
+    p.type.assign(1, IsKing(c) ? 'K' : 'o');
     p.owner = OwnerOf(c);
-    v.pieces.push_back(std::move(p));
   }
   v.hands.resize(st_.layout.seats);
   v.to_move = st_.to_move;

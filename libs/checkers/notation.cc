@@ -6,10 +6,26 @@
 
 namespace tablero::checkers {
 
-std::string HoleName(int hole) {
+absl::string_view HoleNameView(int hole) {
+  struct Names {
+    char text[kHoles][4];
+    uint8_t len[kHoles];
+  };
+  static const Names* names = [] {
+    auto* n = new Names;
+    for (int h = 0; h < kHoles; ++h) {
+      const std::string s =
+          absl::StrCat(std::string(1, static_cast<char>('a' + kGeo.row[h])), kGeo.col[h] + 1);
+      std::copy(s.begin(), s.end(), n->text[h]);
+      n->len[h] = static_cast<uint8_t>(s.size());
+    }
+    return n;
+  }();
   if (hole < 0 || hole >= kHoles) return "?";
-  return absl::StrCat(std::string(1, static_cast<char>('a' + kGeo.row[hole])), kGeo.col[hole] + 1);
+  return absl::string_view(names->text[hole], names->len[hole]);
 }
+
+std::string HoleName(int hole) { return std::string(HoleNameView(hole)); }
 
 int ParseHole(absl::string_view text) {
   if (text.size() < 2 || text.size() > 3) return -1;
@@ -28,7 +44,8 @@ std::string PathText(const uint8_t* path, int n) {
   std::string out;
   for (int i = 0; i < n; ++i) {
     if (i) out.push_back('-');
-    out += HoleName(path[i]);
+    const absl::string_view name = HoleNameView(path[i]);
+    out.append(name.data(), name.size());
   }
   return out;
 }
@@ -53,24 +70,40 @@ absl::StatusOr<std::vector<uint8_t>> ParsePath(absl::string_view text) {
 
 std::string PositionText(const State& st) {
   const int n = st.layout.seats;
-  std::vector<std::string> seats(n);
-  for (int h = 0; h < kHoles; ++h) {
-    uint8_t c = st.cell[h];
-    if (c == kEmpty) continue;
-    std::string& s = seats[OwnerOf(c)];
-    if (!s.empty()) s.push_back(',');
-    if (IsKing(c)) s.push_back('K');
-    s += HoleName(h);
+  // Seat by seat, holes in order: one pass over the board per seat, one output string.
+  std::string out;
+  out.reserve(4 * kHoles);
+  for (int s = 0; s < n; ++s) {
+    if (s > 0) out.push_back('/');
+    bool first = true;
+    for (int h = 0; h < kHoles; ++h) {
+      const uint8_t c = st.cell[h];
+      if (c == kEmpty || OwnerOf(c) != s) continue;
+      if (!first) out.push_back(',');
+      first = false;
+      if (IsKing(c)) out.push_back('K');
+      const absl::string_view name = HoleNameView(h);
+      out.append(name.data(), name.size());
+    }
   }
+  out.push_back(' ');
+  if (st.to_move < 0) {
+    out.push_back('-');
+  } else {
+    absl::StrAppend(&out, st.to_move);
+  }
+  out.push_back(' ');
   bool placed = false;
   for (int s = 0; s < n; ++s) placed |= st.place[s] != 0;
-  std::string places = "-";
-  if (placed) {
-    std::vector<int> p(st.place, st.place + n);
-    places = absl::StrJoin(p, ",");
+  if (!placed) {
+    out.push_back('-');
+  } else {
+    for (int s = 0; s < n; ++s) {
+      if (s > 0) out.push_back(',');
+      absl::StrAppend(&out, static_cast<int>(st.place[s]));
+    }
   }
-  return absl::StrCat(absl::StrJoin(seats, "/"), " ",
-                      st.to_move < 0 ? std::string("-") : absl::StrCat(st.to_move), " ", places);
+  return out;
 }
 
 absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Layout& layout) {

@@ -22,6 +22,8 @@
 namespace tablero::checkers {
 
 std::string HoleName(int hole);
+// The same name, from a table built once ("?" when out of range): no formatting per call.
+absl::string_view HoleNameView(int hole);
 // -1 if `text` is not exactly a hole name.
 int ParseHole(absl::string_view text);
 
