@@ -13,7 +13,9 @@ uint32_t Crc32(absl::string_view bytes) {
 }
 
 std::string WrapState(Kind kind, uint8_t version, absl::string_view payload) {
-  std::string out = "TB";
+  std::string out;
+  out.reserve(payload.size() + 8);
+  out.append("TB");
   out.push_back(static_cast<char>(kind));
   out.push_back(static_cast<char>(version));
   out.append(payload.data(), payload.size());
@@ -63,7 +65,9 @@ void ByteWriter::Str(absl::string_view s) {
 }
 
 void ByteWriter::U64(uint64_t v) {
-  for (int i = 0; i < 8; ++i) U8(static_cast<uint8_t>(v >> (8 * i)));
+  char b[8];
+  for (int i = 0; i < 8; ++i) b[i] = static_cast<char>(v >> (8 * i));
+  out_.append(b, 8);
 }
 
 uint8_t ByteReader::U8() {
@@ -100,9 +104,15 @@ std::string ByteReader::Str(size_t max_len) {
 }
 
 uint64_t ByteReader::U64() {
+  if (!ok_ || in_.size() < 8) {
+    ok_ = false;
+    in_ = {};
+    return 0;
+  }
   uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(U8()) << (8 * i);
-  return ok_ ? v : 0;
+  for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(static_cast<uint8_t>(in_[i])) << (8 * i);
+  in_.remove_prefix(8);
+  return v;
 }
 
 }  // namespace tablero::game

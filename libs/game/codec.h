@@ -38,6 +38,7 @@ class ByteWriter {
   void Str(absl::string_view s);  // varint length + bytes
   void Raw(absl::string_view s) { out_.append(s.data(), s.size()); }
   void U64(uint64_t v);  // little-endian fixed 8 bytes
+  void Reserve(size_t n) { out_.reserve(n); }
   const std::string& bytes() const { return out_; }
   std::string Take() { return std::move(out_); }
 

@@ -6,10 +6,10 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "libs/game/game.h"
 #include "libs/shogi4/position.h"
 
@@ -62,15 +62,21 @@ class Shogi4Game final : public game::Game {
   // Would `m` (position-legal) make the fourth occurrence as a perpetual checker?
   bool PerpetualCheck(const Position& pos, Move m) const;
   void Record(const Position& pos);
+  // Plays `m` (legal, of the seat to move; `parsed` its structured form): events.
+  std::vector<game::Event> Apply(const game::Move& parsed, Move m);
   game::Move ToMove(Move m, int seat) const;
   std::string WhyIllegal(Move m) const;
 
   game::Options options_;
   Position pos_;
   std::vector<Entry> history_;  // since the last mate (older positions cannot recur)
-  std::unordered_map<uint64_t, int> counts_;
+  absl::flat_hash_map<uint64_t, int> counts_;
   int triples_ = 0;  // keys seen three times: only then can a move be refused or end it
   std::optional<game::Move> last_move_;
+  // The last move ParseMove accepted (its structured form and engine move), so that Play
+  // of that same move in the same state does not validate it a second time. Only Play
+  // changes the state, and it clears this first.
+  mutable std::optional<std::pair<game::Move, Move>> parsed_;
 };
 
 }  // namespace tablero::shogi4

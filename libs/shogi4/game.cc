@@ -224,7 +224,9 @@ absl::StatusOr<game::Move> Shogi4Game::ParseMove(absl::string_view text) const {
   if (std::find(moves.begin(), moves.end(), *m) == moves.end()) {
     return absl::FailedPreconditionError(absl::StrCat("illegal move ", text, ": ", WhyIllegal(*m)));
   }
-  return ToMove(*m, pos_.to_move);
+  game::Move g = ToMove(*m, pos_.to_move);
+  parsed_.emplace(g, *m);
+  return g;
 }
 
 absl::StatusOr<std::vector<Event>> Shogi4Game::Play(const game::Move& move) {
@@ -233,6 +235,12 @@ absl::StatusOr<std::vector<Event>> Shogi4Game::Play(const game::Move& move) {
     return absl::FailedPreconditionError(absl::StrCat("it is seat ", static_cast<int>(pos_.to_move),
                                                       "'s turn, not seat ", move.seat, "'s"));
   }
+  if (parsed_ && parsed_->first == move) {  // just validated by ParseMove
+    const auto [parsed, m] = *std::move(parsed_);
+    parsed_.reset();
+    return Apply(parsed, m);
+  }
+  parsed_.reset();
   std::string text;
   if (!move.drop.empty()) {
     if (move.path.size() != 1 || !move.promotion.empty()) {
@@ -249,10 +257,15 @@ absl::StatusOr<std::vector<Event>> Shogi4Game::Play(const game::Move& move) {
   auto parsed = ParseMove(text);
   if (!parsed.ok()) return parsed.status();
   const Move m = *ParseMoveText(text);
+  parsed_.reset();
+  return Apply(*parsed, m);
+}
+
+std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
   const int s = pos_.to_move;
 
   std::vector<Event> events;
-  events.push_back({EventType::kMove, s, -1, parsed->display});
+  events.push_back({EventType::kMove, s, -1, parsed_move.display});
   if (!IsDrop(m)) {
     Cell target = pos_.board[MoveTo(m)];
     if (target != 0) {
@@ -265,7 +278,7 @@ absl::StatusOr<std::vector<Event>> Shogi4Game::Play(const game::Move& move) {
           {EventType::kPromotion, s, -1, PieceName(kPromoted[TypeOf(pos_.board[MoveFrom(m)])])});
     }
   }
-  last_move_ = *parsed;
+  last_move_ = parsed_move;
 
   DoMove(pos_, m);
   // A fourth occurrence ends the game before anything else (perpetual check by the mover

@@ -122,6 +122,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> FromPosition(const game::NewGamePara
 
 std::string Shogi4Game::Encode() const {
   game::ByteWriter w;
+  w.Reserve(256 + 9 * history_.size());
   w.Varint(options_.size());
   for (const auto& [name, value] : options_) {
     w.Str(name);
@@ -179,6 +180,8 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   g->history_.clear();
   g->counts_.clear();
   g->triples_ = 0;
+  g->history_.reserve(n_history);
+  g->counts_.reserve(n_history);
   for (uint64_t i = 0; i < n_history; ++i) {
     Entry e;
     e.key = r.U64();
@@ -219,9 +222,17 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   }
   if (back.in_check != InCheck(g->pos_, g->pos_.to_move)) return bad("history check flag");
   if (!g->Over()) {
-    std::vector<Move> moves;
-    g->Legal(g->pos_, &moves);
-    if (moves.empty()) return bad("the seat to move has no legal move");
+    // Without a position seen three times the repetition rule refuses nothing, and the
+    // first legal move found answers.
+    bool any = false;
+    if (g->triples_ == 0) {
+      any = HasLegalMove(g->pos_, g->pos_.to_move);
+    } else {
+      std::vector<Move> moves;
+      g->Legal(g->pos_, &moves);
+      any = !moves.empty();
+    }
+    if (!any) return bad("the seat to move has no legal move");
   }
   return g;
 }
