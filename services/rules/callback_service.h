@@ -5,12 +5,20 @@
 // Why: under load (benchmarks/rules_load), the sync server spent about as much CPU
 // around a move's handler as the handler itself (thread hand-offs, cold caches, one heap
 // allocation per piece and string of the answer); see benchmarks/README-rules.md.
+//
+// ApplyMove, the hot call, is a raw method: the request is parsed onto an arena here, and
+// the answer is written as wire bytes straight from the engine's view
+// (RulesService::ApplyMoveWire, services/rules/wire.h), the same bytes the typed answer
+// serializes to, without building ~60 nested messages and their strings first.
 #ifndef TABLERO_SERVICES_RULES_CALLBACK_SERVICE_H_
 #define TABLERO_SERVICES_RULES_CALLBACK_SERVICE_H_
 
 #include <google/protobuf/arena.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/support/message_allocator.h>
+#include <grpcpp/support/proto_buffer_reader.h>
+
+#include <string>
 
 #include "services/rules/rules_service.h"
 #include "tablero/v1/rules.grpc.pb.h"
@@ -44,10 +52,10 @@ class ArenaAllocator final : public grpc::MessageAllocator<Req, Resp> {
   };
 };
 
-class RulesCallbackService final : public v1::Rules::CallbackService {
+class RulesCallbackService final
+    : public v1::Rules::WithRawCallbackMethod_ApplyMove<v1::Rules::CallbackService> {
  public:
   explicit RulesCallbackService(RulesService* impl) : impl_(impl) {
-    SetMessageAllocatorFor_ApplyMove(&apply_alloc_);
     SetMessageAllocatorFor_LegalMoves(&legal_alloc_);
     SetMessageAllocatorFor_ApplyAction(&action_alloc_);
     SetMessageAllocatorFor_NewGame(&new_alloc_);
@@ -63,16 +71,46 @@ class RulesCallbackService final : public v1::Rules::CallbackService {
   TABLERO_RULES_UNARY(ListGames, ListGamesRequest, ListGamesResponse)
   TABLERO_RULES_UNARY(NewGame, NewGameRequest, NewGameResponse)
   TABLERO_RULES_UNARY(LegalMoves, LegalMovesRequest, LegalMovesResponse)
-  TABLERO_RULES_UNARY(ApplyMove, ApplyMoveRequest, ApplyMoveResponse)
   TABLERO_RULES_UNARY(ApplyAction, ApplyActionRequest, ApplyActionResponse)
   TABLERO_RULES_UNARY(ValidateState, ValidateStateRequest, ValidateStateResponse)
   TABLERO_RULES_UNARY(Export, ExportRequest, ExportResponse)
   TABLERO_RULES_UNARY(Ping, RulesPingRequest, RulesPingResponse)
 #undef TABLERO_RULES_UNARY
 
+  grpc::ServerUnaryReactor* ApplyMove(grpc::CallbackServerContext* ctx,
+                                      const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override {
+    grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+    reactor->Finish(RawApplyMove(ctx, *request, response));
+    return reactor;
+  }
+
  private:
+  grpc::Status RawApplyMove(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer& request,
+                            grpc::ByteBuffer* response) {
+    // The handler runs inline on this thread and is done before it returns: the request's
+    // arena starts in a per-thread block and the answer is built in a per-thread string.
+    alignas(16) thread_local char block[16 << 10];
+    thread_local std::string answer;
+    google::protobuf::ArenaOptions o;
+    o.initial_block = block;
+    o.initial_block_size = sizeof block;
+    google::protobuf::Arena arena(o);
+    auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&arena);
+    grpc::ByteBuffer bytes = request;  // shares the slices
+    grpc::ProtoBufferReader reader(&bytes);
+    if (!req->ParseFromZeroCopyStream(&reader)) {
+      return grpc::Status(grpc::StatusCode::INTERNAL, "failed to parse the ApplyMove request");
+    }
+    answer.clear();
+    grpc::Status s = impl_->ApplyMoveWire(ctx, req, &answer);
+    if (!s.ok()) return s;
+    grpc::Slice slice(answer.data(), answer.size());
+    *response = grpc::ByteBuffer(&slice, 1);
+    return grpc::Status::OK;
+  }
+
   RulesService* impl_;
-  ArenaAllocator<v1::ApplyMoveRequest, v1::ApplyMoveResponse> apply_alloc_;
   ArenaAllocator<v1::LegalMovesRequest, v1::LegalMovesResponse> legal_alloc_;
   ArenaAllocator<v1::ApplyActionRequest, v1::ApplyActionResponse> action_alloc_;
   ArenaAllocator<v1::NewGameRequest, v1::NewGameResponse> new_alloc_;

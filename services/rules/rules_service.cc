@@ -13,6 +13,7 @@
 #include "libs/games/games.h"
 #include "services/rules/convert.h"
 #include "services/rules/pgn_tags.h"
+#include "services/rules/wire.h"
 
 namespace tablero::rules {
 namespace {
@@ -222,8 +223,8 @@ grpc::Status RulesService::LegalMoves(grpc::ServerContextBase* ctx,
   return grpc::Status::OK;
 }
 
-grpc::Status RulesService::ApplyMove(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req,
-                                     v1::ApplyMoveResponse* resp) {
+grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req,
+                                 Applied* out) {
   auto kind = RequireKind(req->kind());
   if (!kind.ok()) return ToGrpc(kind.status());
   KindMetrics& metrics = metrics_[static_cast<size_t>(*kind)];
@@ -273,16 +274,35 @@ grpc::Status RulesService::ApplyMove(grpc::ServerContextBase* ctx, const v1::App
   if (!events.ok()) return refuse(events.status());
   metrics.moves->Increment();
 
-  resp->set_state(game.Encode());
-  game::PublicView view = game.View();
+  out->state = game.Encode();
+  out->view = game.View();
   // Text moves come back from the parser fully filled in; a structured move is completed
   // by the engine's record of the last move (notation computed before the move).
-  if (!text && view.last_move) move = *view.last_move;
-  ToProto(move, resp->mutable_move());
-  ToProto(std::move(view), resp->mutable_view());
-  AddEvents(*events, resp->mutable_events());
-  ToProto(game.result(), resp->mutable_result());
-  cache_.Insert(resp->state(), std::move(*g));
+  if (!text && out->view.last_move) move = *out->view.last_move;
+  out->move = std::move(move);
+  out->events = *std::move(events);
+  out->result = game.result();
+  cache_.Insert(out->state, std::move(*g));
+  return grpc::Status::OK;
+}
+
+grpc::Status RulesService::ApplyMove(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req,
+                                     v1::ApplyMoveResponse* resp) {
+  Applied a;
+  if (grpc::Status s = Apply(ctx, req, &a); !s.ok()) return s;
+  resp->set_state(std::move(a.state));
+  ToProto(a.move, resp->mutable_move());
+  ToProto(std::move(a.view), resp->mutable_view());
+  AddEvents(a.events, resp->mutable_events());
+  ToProto(a.result, resp->mutable_result());
+  return grpc::Status::OK;
+}
+
+grpc::Status RulesService::ApplyMoveWire(grpc::ServerContextBase* ctx,
+                                         const v1::ApplyMoveRequest* req, std::string* answer) {
+  Applied a;
+  if (grpc::Status s = Apply(ctx, req, &a); !s.ok()) return s;
+  AppendApplyMoveResponse(a.state, a.view, a.events, a.result, a.move, answer);
   return grpc::Status::OK;
 }
 

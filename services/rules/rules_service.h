@@ -10,6 +10,8 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "libs/game/game.h"
@@ -45,6 +47,11 @@ class RulesService final {
                           v1::LegalMovesResponse* resp);
   grpc::Status ApplyMove(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req,
                          v1::ApplyMoveResponse* resp);
+  // The same call with the answer written as ApplyMoveResponse wire bytes, appended to
+  // `answer` (services/rules/wire.h): what the server runs, byte for byte the answer
+  // ApplyMove would serialize to.
+  grpc::Status ApplyMoveWire(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req,
+                             std::string* answer);
   grpc::Status ApplyAction(grpc::ServerContextBase* ctx, const v1::ApplyActionRequest* req,
                            v1::ApplyActionResponse* resp);
   grpc::Status ValidateState(grpc::ServerContextBase* ctx, const v1::ValidateStateRequest* req,
@@ -62,6 +69,15 @@ class RulesService final {
     prometheus::Counter* illegal = nullptr;
     prometheus::Histogram* apply_seconds = nullptr;
   };
+  // Everything ApplyMove answers, before it becomes protobuf or wire bytes.
+  struct Applied {
+    std::string state;
+    game::PublicView view;
+    std::vector<game::Event> events;
+    game::Result result;
+    game::Move move;
+  };
+  grpc::Status Apply(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req, Applied* out);
   // The one decode of a request (or a cache hit). Anything wrong with the bytes is
   // INVALID_ARGUMENT; `expect` kUnknown accepts any kind.
   absl::StatusOr<std::unique_ptr<game::Game>> Load(const grpc::ServerContextBase& ctx,

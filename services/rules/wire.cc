@@ -1,0 +1,182 @@
+#include "services/rules/wire.h"
+
+#include <cstdint>
+
+namespace tablero::rules {
+namespace {
+
+// Field numbers of proto/tablero/v1/{common,rules}.proto.
+namespace f {
+constexpr int kMoveSeat = 1, kMovePath = 2, kMoveDrop = 3, kMovePromotion = 4, kMoveNotation = 5,
+              kMoveDisplay = 6;
+constexpr int kEventType = 1, kEventSeat = 2, kEventOther = 3, kEventDetail = 4;
+constexpr int kResultOver = 1, kResultPlaces = 2, kResultReason = 3;
+constexpr int kPieceSquare = 1, kPieceType = 2, kPieceOwner = 3, kPieceFacing = 4,
+              kPieceFlipped = 5;
+constexpr int kHandPiecePiece = 1, kHandPieceCount = 2;
+constexpr int kHandSeat = 1, kHandPieces = 2;
+constexpr int kViewPieces = 1, kViewHands = 2, kViewToMove = 3, kViewInCheck = 4, kViewActive = 5,
+              kViewLastMove = 6, kViewPosition = 7, kViewPly = 8, kViewDrawOfferBy = 9;
+constexpr int kInt32Value = 1;
+constexpr int kAnswerState = 1, kAnswerView = 2, kAnswerEvents = 3, kAnswerResult = 4,
+              kAnswerMove = 5;
+}  // namespace f
+
+constexpr int kVarint = 0, kLengthDelimited = 2;
+
+class Writer {
+ public:
+  explicit Writer(std::string* out) : out_(out) {}
+
+  void Varint(uint64_t v) {
+    char buf[10];
+    int n = 0;
+    while (v >= 0x80) {
+      buf[n++] = static_cast<char>(v | 0x80);
+      v >>= 7;
+    }
+    buf[n++] = static_cast<char>(v);
+    out_->append(buf, n);
+  }
+  void Tag(int field, int type) { Varint(static_cast<uint64_t>(field) << 3 | type); }
+  // int32: negative values are sign-extended to ten bytes, as protobuf does.
+  static uint64_t Int32Bits(int v) { return static_cast<uint64_t>(static_cast<int64_t>(v)); }
+  void Int32(int field, int v) {
+    if (v == 0) return;
+    Tag(field, kVarint);
+    Varint(Int32Bits(v));
+  }
+  void Bool(int field, bool v) {
+    if (!v) return;
+    Tag(field, kVarint);
+    out_->push_back(1);
+  }
+  // A singular string: omitted when empty.
+  void String(int field, absl::string_view s) {
+    if (!s.empty()) RepeatedString(field, s);
+  }
+  // An element of a repeated string: always written.
+  void RepeatedString(int field, absl::string_view s) {
+    Tag(field, kLengthDelimited);
+    Varint(s.size());
+    out_->append(s.data(), s.size());
+  }
+  // A nested message: Begin writes the tag and a one-byte length placeholder, End fixes
+  // the length (moving the body when it needs more than one byte).
+  size_t Begin(int field) {
+    Tag(field, kLengthDelimited);
+    out_->push_back(0);
+    return out_->size();
+  }
+  void End(size_t start) {
+    const size_t len = out_->size() - start;
+    if (len < 0x80) {
+      (*out_)[start - 1] = static_cast<char>(len);
+      return;
+    }
+    char buf[10];
+    int n = 0;
+    uint64_t v = len;
+    while (v >= 0x80) {
+      buf[n++] = static_cast<char>(v | 0x80);
+      v >>= 7;
+    }
+    buf[n++] = static_cast<char>(v);
+    // The varint's first byte replaces the placeholder, the rest goes in before the body.
+    (*out_)[start - 1] = buf[0];
+    out_->insert(start, buf + 1, n - 1);
+  }
+  void PackedInt32(int field, const std::vector<int>& values) {
+    if (values.empty()) return;
+    const size_t at = Begin(field);
+    for (int v : values) Varint(Int32Bits(v));
+    End(at);
+  }
+  void PackedBool(int field, const std::vector<bool>& values) {
+    if (values.empty()) return;
+    Tag(field, kLengthDelimited);
+    Varint(values.size());
+    for (bool v : values) out_->push_back(v ? 1 : 0);
+  }
+
+ private:
+  std::string* out_;
+};
+
+void WriteMove(const game::Move& m, Writer& w) {
+  w.Int32(f::kMoveSeat, m.seat);
+  for (const std::string& p : m.path) w.RepeatedString(f::kMovePath, p);
+  w.String(f::kMoveDrop, m.drop);
+  w.String(f::kMovePromotion, m.promotion);
+  w.String(f::kMoveNotation, m.notation);
+  w.String(f::kMoveDisplay, m.display);
+}
+
+void WriteView(const game::PublicView& v, Writer& w) {
+  for (const game::PieceView& p : v.pieces) {
+    const size_t at = w.Begin(f::kViewPieces);
+    w.String(f::kPieceSquare, p.square);
+    w.String(f::kPieceType, p.type);
+    w.Int32(f::kPieceOwner, p.owner);
+    w.Int32(f::kPieceFacing, p.facing);
+    w.Bool(f::kPieceFlipped, p.flipped);
+    w.End(at);
+  }
+  for (size_t seat = 0; seat < v.hands.size(); ++seat) {
+    const size_t at = w.Begin(f::kViewHands);
+    w.Int32(f::kHandSeat, static_cast<int>(seat));
+    for (const auto& [letter, count] : v.hands[seat]) {
+      if (count < 1) continue;  // the contract lists only pieces actually held
+      const size_t piece = w.Begin(f::kHandPieces);
+      w.String(f::kHandPiecePiece, letter);
+      w.Int32(f::kHandPieceCount, count);
+      w.End(piece);
+    }
+    w.End(at);
+  }
+  w.Int32(f::kViewToMove, v.to_move);
+  w.PackedInt32(f::kViewInCheck, v.in_check);
+  w.PackedBool(f::kViewActive, v.active);
+  if (v.last_move) {
+    const size_t at = w.Begin(f::kViewLastMove);
+    WriteMove(*v.last_move, w);
+    w.End(at);
+  }
+  w.String(f::kViewPosition, v.position);
+  w.Int32(f::kViewPly, v.ply);
+  if (v.draw_offer_by) {
+    const size_t at = w.Begin(f::kViewDrawOfferBy);
+    w.Int32(f::kInt32Value, *v.draw_offer_by);
+    w.End(at);
+  }
+}
+
+}  // namespace
+
+void AppendApplyMoveResponse(absl::string_view state, const game::PublicView& view,
+                             const std::vector<game::Event>& events, const game::Result& result,
+                             const game::Move& move, std::string* out) {
+  Writer w(out);
+  w.String(f::kAnswerState, state);
+  size_t at = w.Begin(f::kAnswerView);
+  WriteView(view, w);
+  w.End(at);
+  for (const game::Event& e : events) {
+    at = w.Begin(f::kAnswerEvents);
+    w.Int32(f::kEventType, static_cast<int>(e.type) + 1);
+    w.Int32(f::kEventSeat, e.seat);
+    w.Int32(f::kEventOther, e.other);
+    w.String(f::kEventDetail, e.detail);
+    w.End(at);
+  }
+  at = w.Begin(f::kAnswerResult);
+  w.Bool(f::kResultOver, result.over);
+  w.PackedInt32(f::kResultPlaces, result.places);
+  w.String(f::kResultReason, result.reason);
+  w.End(at);
+  at = w.Begin(f::kAnswerMove);
+  WriteMove(move, w);
+  w.End(at);
+}
+
+}  // namespace tablero::rules
