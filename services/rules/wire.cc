@@ -1,6 +1,8 @@
 #include "services/rules/wire.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace tablero::rules {
 namespace {
@@ -24,32 +26,36 @@ constexpr int kAnswerState = 1, kAnswerView = 2, kAnswerEvents = 3, kAnswerResul
 
 constexpr int kVarint = 0, kLengthDelimited = 2;
 
+// Writes through a raw cursor into `out`, which is grown ahead of each field (a few
+// appends per piece made std::string's own bookkeeping the larger cost).
 class Writer {
  public:
-  explicit Writer(std::string* out) : out_(out) {}
+  explicit Writer(std::string* out) : out_(out) {
+    const size_t base = out->size();
+    out_->resize(base + 2048);
+    p_ = out_->data() + base;
+    end_ = out_->data() + out_->size();
+  }
+  ~Writer() { out_->resize(p_ - out_->data()); }
 
   void Varint(uint64_t v) {
-    char buf[10];
-    int n = 0;
-    while (v >= 0x80) {
-      buf[n++] = static_cast<char>(v | 0x80);
-      v >>= 7;
-    }
-    buf[n++] = static_cast<char>(v);
-    out_->append(buf, n);
+    Ensure(10);
+    Put(v);
   }
   void Tag(int field, int type) { Varint(static_cast<uint64_t>(field) << 3 | type); }
   // int32: negative values are sign-extended to ten bytes, as protobuf does.
   static uint64_t Int32Bits(int v) { return static_cast<uint64_t>(static_cast<int64_t>(v)); }
   void Int32(int field, int v) {
     if (v == 0) return;
-    Tag(field, kVarint);
-    Varint(Int32Bits(v));
+    Ensure(15);
+    Put(static_cast<uint64_t>(field) << 3 | kVarint);
+    Put(Int32Bits(v));
   }
   void Bool(int field, bool v) {
     if (!v) return;
-    Tag(field, kVarint);
-    out_->push_back(1);
+    Ensure(6);
+    Put(static_cast<uint64_t>(field) << 3 | kVarint);
+    *p_++ = 1;
   }
   // A singular string: omitted when empty.
   void String(int field, absl::string_view s) {
@@ -57,21 +63,25 @@ class Writer {
   }
   // An element of a repeated string: always written.
   void RepeatedString(int field, absl::string_view s) {
-    Tag(field, kLengthDelimited);
-    Varint(s.size());
-    out_->append(s.data(), s.size());
+    Ensure(15 + s.size());
+    Put(static_cast<uint64_t>(field) << 3 | kLengthDelimited);
+    Put(s.size());
+    if (!s.empty()) std::memcpy(p_, s.data(), s.size());
+    p_ += s.size();
   }
-  // A nested message: Begin writes the tag and a one-byte length placeholder, End fixes
-  // the length (moving the body when it needs more than one byte).
+  // A nested message: Begin writes the tag and a one-byte length placeholder and returns
+  // the body's offset; End fixes the length (moving the body when it needs more bytes).
   size_t Begin(int field) {
-    Tag(field, kLengthDelimited);
-    out_->push_back(0);
-    return out_->size();
+    Ensure(6);
+    Put(static_cast<uint64_t>(field) << 3 | kLengthDelimited);
+    *p_++ = 0;
+    return p_ - out_->data();
   }
   void End(size_t start) {
-    const size_t len = out_->size() - start;
+    char* body = out_->data() + start;
+    const size_t len = p_ - body;
     if (len < 0x80) {
-      (*out_)[start - 1] = static_cast<char>(len);
+      body[-1] = static_cast<char>(len);
       return;
     }
     char buf[10];
@@ -82,9 +92,11 @@ class Writer {
       v >>= 7;
     }
     buf[n++] = static_cast<char>(v);
-    // The varint's first byte replaces the placeholder, the rest goes in before the body.
-    (*out_)[start - 1] = buf[0];
-    out_->insert(start, buf + 1, n - 1);
+    Ensure(n);
+    body = out_->data() + start;
+    std::memmove(body + n - 1, body, len);
+    std::memcpy(body - 1, buf, n);
+    p_ += n - 1;
   }
   void PackedInt32(int field, const std::vector<int>& values) {
     if (values.empty()) return;
@@ -94,13 +106,32 @@ class Writer {
   }
   void PackedBool(int field, const std::vector<bool>& values) {
     if (values.empty()) return;
-    Tag(field, kLengthDelimited);
-    Varint(values.size());
-    for (bool v : values) out_->push_back(v ? 1 : 0);
+    Ensure(15 + values.size());
+    Put(static_cast<uint64_t>(field) << 3 | kLengthDelimited);
+    Put(values.size());
+    for (bool v : values) *p_++ = v ? 1 : 0;
   }
 
  private:
+  void Ensure(size_t n) {
+    if (static_cast<size_t>(end_ - p_) >= n) return;
+    const size_t at = p_ - out_->data();
+    out_->resize(std::max(2 * out_->size(), at + n));
+    p_ = out_->data() + at;
+    end_ = out_->data() + out_->size();
+  }
+  // A varint; room for it was ensured.
+  void Put(uint64_t v) {
+    while (v >= 0x80) {
+      *p_++ = static_cast<char>(v | 0x80);
+      v >>= 7;
+    }
+    *p_++ = static_cast<char>(v);
+  }
+
   std::string* out_;
+  char* p_;
+  char* end_;
 };
 
 void WriteMove(const game::Move& m, Writer& w) {
