@@ -28,9 +28,10 @@ class Shogi4Game final : public game::Game {
   };
 
   Shogi4Game(game::Options options, const Position& pos);
+  Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos);
 
   game::Kind kind() const override { return game::Kind::kShogi4; }
-  const game::Options& options() const override { return options_; }
+  const game::Options& options() const override { return *options_; }
   int seats() const override { return kSeats; }
   int to_move() const override { return Over() ? -1 : pos_.to_move; }
   int ply() const override { return static_cast<int>(pos_.ply); }
@@ -42,6 +43,9 @@ class Shogi4Game final : public game::Game {
                                                absl::string_view move_text) override;
   game::Result result() const override;
   std::string Encode() const override;
+  // The state in encoding version 1 (options as text, position as text), which Decode
+  // still reads: for tests, and for a roll-back to a release that reads only version 1.
+  std::string EncodeV1() const;
   game::PublicView View() const override;
   std::string PositionText() const override;
   absl::StatusOr<std::string> Export(absl::string_view format) const override;
@@ -67,7 +71,7 @@ class Shogi4Game final : public game::Game {
   game::Move ToMove(Move m, int seat) const;
   std::string WhyIllegal(Move m) const;
 
-  game::Options options_;
+  std::shared_ptr<const game::Options> options_;  // shared: decoded states share one copy
   Position pos_;
   std::vector<Entry> history_;  // since the last mate (older positions cannot recur)
   absl::flat_hash_map<uint64_t, int> counts_;

@@ -45,6 +45,9 @@ std::string EndReasonName(EndReason r) {
 }
 
 Shogi4Game::Shogi4Game(game::Options options, const Position& pos)
+    : Shogi4Game(std::make_shared<const game::Options>(std::move(options)), pos) {}
+
+Shogi4Game::Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos)
     : options_(std::move(options)), pos_(pos) {
   Record(pos_);
 }

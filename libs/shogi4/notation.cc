@@ -129,6 +129,29 @@ std::string PositionText(const Position& pos) {
   return out;
 }
 
+absl::Status SetEnding(Position& pos) {
+  const Rules& rules = pos.rules;
+  // Endings implied by the mates and the move count.
+  int left = __builtin_popcount(pos.alive);
+  if (pos.n_elim > 0 && rules.format == Format::kPairs) {
+    pos.over = EndReason::kPairsMate;
+  } else if (left <= 1) {
+    pos.over = EndReason::kLastOneStanding;
+  } else if (rules.ending == Ending::kTwoMates && pos.n_elim >= 2 &&
+             rules.format == Format::kSingles) {
+    pos.over = EndReason::kTwoMates;
+  } else if (rules.move_limit != 0 && pos.ply >= rules.move_limit) {
+    pos.over = EndReason::kMoveLimit;
+  }
+  if (rules.format == Format::kPairs && pos.n_elim > 1) {
+    return Bad("pairs games end at the first mate");
+  }
+  if (rules.format == Format::kSingles && rules.ending == Ending::kTwoMates && pos.n_elim > 2) {
+    return Bad("this game ends at the second mate");
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Position> ParsePosition(absl::string_view text, const Rules& rules) {
   if (text.size() > 2000) return Bad("text too long");
   std::vector<absl::string_view> fields = absl::StrSplit(text, ' ', absl::SkipEmpty());
@@ -261,24 +284,7 @@ absl::StatusOr<Position> ParsePosition(absl::string_view text, const Rules& rule
     pos.ply = ply;
   }
 
-  // Endings implied by the mates and the move count.
-  int left = __builtin_popcount(pos.alive);
-  if (pos.n_elim > 0 && rules.format == Format::kPairs) {
-    pos.over = EndReason::kPairsMate;
-  } else if (left <= 1) {
-    pos.over = EndReason::kLastOneStanding;
-  } else if (rules.ending == Ending::kTwoMates && pos.n_elim >= 2 &&
-             rules.format == Format::kSingles) {
-    pos.over = EndReason::kTwoMates;
-  } else if (rules.move_limit != 0 && pos.ply >= rules.move_limit) {
-    pos.over = EndReason::kMoveLimit;
-  }
-  if (rules.format == Format::kPairs && pos.n_elim > 1) {
-    return Bad("pairs games end at the first mate");
-  }
-  if (rules.format == Format::kSingles && rules.ending == Ending::kTwoMates && pos.n_elim > 2) {
-    return Bad("this game ends at the second mate");
-  }
+  if (absl::Status s = SetEnding(pos); !s.ok()) return s;
   return pos;
 }
 

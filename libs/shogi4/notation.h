@@ -30,6 +30,9 @@ std::string PositionText(const Position& pos);
 // Parses and validates a position; `rules` are the game's options. The ending state
 // (mates, move limit) follows from the text and the rules.
 absl::StatusOr<Position> ParsePosition(absl::string_view text, const Rules& rules);
+// The ending implied by pos's mates and move count (pos.over), and the check that the
+// rules allow that many mates; ParsePosition and the binary state decoding share it.
+absl::Status SetEnding(Position& pos);
 
 }  // namespace tablero::shogi4
 

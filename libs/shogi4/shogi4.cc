@@ -1,11 +1,13 @@
 // Registry entry points, the option table, and the state encoding.
 #include "libs/shogi4/shogi4.h"
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "libs/game/codec.h"
 #include "libs/shogi4/adapter.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/notation.h"
+#include "libs/shogi4/tables.h"
 
 namespace tablero::shogi4 {
 
@@ -82,7 +84,52 @@ const game::GameInfo& Info() {
 
 namespace {
 
-constexpr uint8_t kVersion = 1;
+// Version 1: options as (name, value) strings, the position as text. Version 2 (written
+// since 2026-12): the options as flag bits, the position as binary cells. Both decode,
+// version 1 for the states of games that were running when version 2 came.
+constexpr uint8_t kVersionText = 1;
+constexpr uint8_t kVersion = kStateVersion;
+
+// Option bits of version 2 (the other options' values follow from Rules).
+constexpr uint8_t kFlagPairs = 1, kFlagLastOneStanding = 2, kFlagOwnerless = 4, kFlagPawnRule = 8,
+                  kFlagShowLegalMoves = 16, kFlagRotateFirst = 32;
+
+bool On(const game::Options& o, const char* name) {
+  auto it = o.find(name);
+  return it != o.end() && it->second == "on";
+}
+
+// The resolved options and rules of one (flags, move limit) pair, built once per thread:
+// resolving and parsing option text cost more than the rest of a decode.
+struct OptionSet {
+  std::shared_ptr<const game::Options> options;
+  Rules rules;
+};
+absl::StatusOr<OptionSet> OptionsOf(uint8_t flags, uint64_t move_limit) {
+  if (flags >= 64) return absl::InvalidArgumentError("shogi4 state: unknown option bits");
+  if (move_limit > 100000) return absl::InvalidArgumentError("shogi4 state: bad move limit");
+  thread_local absl::flat_hash_map<uint64_t, OptionSet> cache;
+  const uint64_t key = move_limit << 8 | flags;
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  auto onoff = [&](uint8_t bit) { return std::string(flags & bit ? "on" : "off"); };
+  game::Options given = {
+      {"format", flags & kFlagPairs ? "pairs" : "singles"},
+      {"ending", flags & kFlagLastOneStanding ? "last_one_standing" : "two_mates"},
+      {"mated_pieces", flags & kFlagOwnerless ? "ownerless" : "to_mater"},
+      {"move_limit", absl::StrCat(move_limit)},
+      {"pawn_before_flipped_king_forbidden", onoff(kFlagPawnRule)},
+      {"show_legal_moves", onoff(kFlagShowLegalMoves)},
+      {"rotate_first_player", onoff(kFlagRotateFirst)},
+  };
+  auto resolved = game::ResolveOptions(Info(), given);
+  if (!resolved.ok()) return resolved.status();
+  auto rules = RulesFromOptions(*resolved);
+  if (!rules.ok()) return rules.status();
+  if (cache.size() >= 256) cache.clear();
+  OptionSet set{std::make_shared<const game::Options>(*std::move(resolved)), *rules};
+  cache.emplace(key, set);
+  return set;
+}
 
 absl::Status CheckSeats(const game::NewGameParams& params) {
   if (params.seats != 0 && params.seats != kSeats) {
@@ -92,6 +139,95 @@ absl::Status CheckSeats(const game::NewGameParams& params) {
     return absl::InvalidArgumentError("first seat must be 0-3");
   }
   return absl::OkStatus();
+}
+
+// The binary position of version 2, checked as ParsePosition checks text: every cell a
+// real piece, one king per seat (a mated seat's flipped), no piece of a mated seat but
+// its king, no pawn that could never move, hands and mates as the rules allow.
+absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
+  auto bad = [](absl::string_view why) {
+    return absl::InvalidArgumentError(absl::StrCat("shogi4 position: ", why));
+  };
+  Position pos;
+  pos.rules = rules;
+  pos.alive = 0xF;
+  uint8_t occupied[11];
+  for (uint8_t& b : occupied) b = r.U8();
+  Cell cells[kSquares] = {};
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if ((occupied[sq >> 3] >> (sq & 7)) & 1) {
+      const uint8_t lo = r.U8(), hi = r.U8();
+      cells[sq] = static_cast<Cell>(lo | hi << 8);
+    }
+  }
+  const uint8_t to_move = r.U8();
+  uint8_t hand[kSeats][kHandTypes];
+  for (auto& seat : hand) {
+    for (uint8_t& n : seat) n = r.U8();
+  }
+  const uint8_t n_elim = r.U8();
+  uint8_t elim[kSeats] = {};
+  for (int i = 0; i < n_elim && i < kSeats; ++i) elim[i] = r.U8();
+  const uint64_t ply = r.Varint();
+  if (!r.ok()) return bad("truncated");
+  if (occupied[10] >> 1) return bad("occupied squares beyond the board");
+  if (n_elim > 3) return bad("at most three seats can be eliminated");
+  for (int i = 0; i < n_elim; ++i) {
+    const int seat = elim[i] & 15, mater = elim[i] >> 4;
+    if (seat >= kSeats || mater >= kSeats) return bad("bad eliminated entry");
+    if (!pos.Alive(seat)) return bad(absl::StrCat("seat ", seat, " eliminated twice"));
+    if (!pos.Alive(mater) || mater == seat) {
+      return bad(absl::StrCat("seat ", seat, " cannot be mated by seat ", mater));
+    }
+    pos.alive &= static_cast<uint8_t>(~(1u << seat));
+    pos.elim[pos.n_elim++] = static_cast<int8_t>(seat);
+    pos.mated_by[seat] = static_cast<int8_t>(mater);
+  }
+  int kings[kSeats] = {0, 0, 0, 0};
+  int total = 0;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    const Cell c = cells[sq];
+    if (c == 0) continue;
+    const int type = TypeOf(c), owner = OwnerOf(c), facing = FacingOf(c);
+    if (type == kNone || type >= kPieceTypes || owner > kOwnerless ||
+        c != MakeCell(type, owner, facing)) {
+      return bad(absl::StrCat("bad cell on ", SquareName(sq)));
+    }
+    if (type == kKing) {
+      if (owner == kOwnerless) return bad("a king cannot be ownerless");
+      ++kings[owner];
+      pos.king[owner] = static_cast<uint8_t>(sq);
+    } else if (owner != kOwnerless && !pos.Alive(owner)) {
+      return bad(absl::StrCat("a mated seat (", owner, ") owns only its flipped king"));
+    }
+    if (type == kPawn && Tab().last[facing][sq]) {
+      return bad(absl::StrCat("unpromoted pawn on ", SquareName(sq), " can never move"));
+    }
+    pos.board[sq] = c;
+    pos.pieces[owner] |= SquareBit(sq);
+    ++total;
+  }
+  for (int s = 0; s < kSeats; ++s) {
+    if (kings[s] != 1) return bad(absl::StrCat("seat ", s, " needs exactly one king"));
+  }
+  if (to_move >= kSeats) return bad("the seat to move must be 0-3");
+  pos.to_move = static_cast<int8_t>(to_move);
+  if (!pos.Alive(pos.to_move)) return bad("the seat to move has been mated");
+  for (int s = 0; s < kSeats; ++s) {
+    for (int i = 0; i < kHandTypes; ++i) {
+      const int n = hand[s][i];
+      if (n == 0) continue;
+      if (n > 81) return bad("bad hand count");
+      if (!pos.Alive(s)) return bad("a mated seat has an empty hand");
+      pos.hand[s][i] = static_cast<uint8_t>(n);
+      total += n;
+    }
+  }
+  if (total > 120) return bad("more than 120 pieces");
+  if (ply > 1000000000u) return bad("bad ply count");
+  pos.ply = static_cast<uint32_t>(ply);
+  if (absl::Status s = SetEnding(pos); !s.ok()) return s;
+  return pos;
 }
 
 }  // namespace
@@ -122,9 +258,55 @@ absl::StatusOr<std::unique_ptr<game::Game>> FromPosition(const game::NewGamePara
 
 std::string Shogi4Game::Encode() const {
   game::ByteWriter w;
-  w.Reserve(256 + 9 * history_.size());
-  w.Varint(options_.size());
-  for (const auto& [name, value] : options_) {
+  w.Reserve(96 + 2 * kSquares + 9 * history_.size());
+  const Rules& rules = pos_.rules;
+  w.U8(static_cast<uint8_t>((rules.format == Format::kPairs ? kFlagPairs : 0) |
+                            (rules.ending == Ending::kLastOneStanding ? kFlagLastOneStanding : 0) |
+                            (rules.ownerless ? kFlagOwnerless : 0) |
+                            (rules.pawn_before_flipped ? kFlagPawnRule : 0) |
+                            (On(*options_, "show_legal_moves") ? kFlagShowLegalMoves : 0) |
+                            (On(*options_, "rotate_first_player") ? kFlagRotateFirst : 0)));
+  w.Varint(rules.move_limit);
+  // The board: an occupancy bitmap (81 bits in 11 bytes), then each piece's cell.
+  char occupied[11] = {};
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (pos_.board[sq] != 0)
+      occupied[sq >> 3] = static_cast<char>(occupied[sq >> 3] | 1 << (sq & 7));
+  }
+  w.Raw(absl::string_view(occupied, sizeof occupied));
+  for (int sq = 0; sq < kSquares; ++sq) {
+    const Cell c = pos_.board[sq];
+    if (c == 0) continue;
+    w.U8(static_cast<uint8_t>(c & 0xFF));
+    w.U8(static_cast<uint8_t>(c >> 8));
+  }
+  w.U8(static_cast<uint8_t>(pos_.to_move));
+  w.Raw(absl::string_view(reinterpret_cast<const char*>(&pos_.hand[0][0]), kSeats * kHandTypes));
+  w.U8(pos_.n_elim);
+  for (int i = 0; i < pos_.n_elim; ++i) {
+    const int seat = pos_.elim[i];
+    w.U8(static_cast<uint8_t>(seat | pos_.mated_by[seat] << 4));
+  }
+  w.Varint(pos_.ply);
+  w.U8(static_cast<uint8_t>(pos_.over));
+  w.U8(static_cast<uint8_t>(pos_.last_mover + 1));
+  w.Varint(history_.size());
+  for (const Entry& e : history_) {
+    w.U64(e.key);
+    w.U8(static_cast<uint8_t>((e.mover + 1) | (e.in_check ? 8 : 0)));
+  }
+  w.U8(last_move_.has_value());
+  if (last_move_) {
+    w.U8(static_cast<uint8_t>(last_move_->seat));
+    w.Str(last_move_->notation);
+  }
+  return game::WrapState(game::Kind::kShogi4, kVersion, w.bytes());
+}
+
+std::string Shogi4Game::EncodeV1() const {
+  game::ByteWriter w;
+  w.Varint(options_->size());
+  for (const auto& [name, value] : *options_) {
     w.Str(name);
     w.Str(value);
   }
@@ -141,7 +323,7 @@ std::string Shogi4Game::Encode() const {
     w.U8(static_cast<uint8_t>(last_move_->seat));
     w.Str(last_move_->notation);
   }
-  return game::WrapState(game::Kind::kShogi4, kVersion, w.bytes());
+  return game::WrapState(game::Kind::kShogi4, kVersionText, w.bytes());
 }
 
 absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
@@ -149,34 +331,50 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   auto bad = [](absl::string_view why) {
     return absl::InvalidArgumentError(absl::StrCat("shogi4 state: ", why));
   };
-  if (version != kVersion) return bad(absl::StrCat("unknown version ", version));
   game::ByteReader r(payload);
-  uint64_t n_options = r.Varint();
-  if (!r.ok() || n_options > 32) return bad("bad option count");
-  game::Options options;
-  for (uint64_t i = 0; i < n_options; ++i) {
-    std::string name = r.Str(64), value = r.Str(64);
+  std::shared_ptr<const game::Options> options;
+  absl::StatusOr<Position> pos;
+  if (version == kVersion) {
+    const uint8_t flags = r.U8();
+    const uint64_t move_limit = r.Varint();
     if (!r.ok()) return bad("truncated options");
-    options[name] = value;
+    auto set = OptionsOf(flags, move_limit);
+    if (!set.ok()) return set.status();
+    options = set->options;
+    pos = ReadPosition(r, set->rules);
+    if (!pos.ok()) return pos.status();
+  } else if (version == kVersionText) {
+    uint64_t n_options = r.Varint();
+    if (!r.ok() || n_options > 32) return bad("bad option count");
+    game::Options given;
+    for (uint64_t i = 0; i < n_options; ++i) {
+      std::string name = r.Str(64), value = r.Str(64);
+      if (!r.ok()) return bad("truncated options");
+      given[name] = value;
+    }
+    auto resolved = game::ResolveOptions(Info(), given);
+    if (!resolved.ok()) return resolved.status();
+    if (*resolved != given) return bad("options are not complete and canonical");
+    auto rules = RulesFromOptions(given);
+    if (!rules.ok()) return rules.status();
+    std::string text = r.Str(4096);
+    if (!r.ok()) return bad("truncated");
+    pos = ParsePosition(text, *rules);
+    if (!pos.ok()) return pos.status();
+    options = std::make_shared<const game::Options>(std::move(given));
+  } else {
+    return bad(absl::StrCat("unknown version ", version));
   }
-  auto resolved = game::ResolveOptions(Info(), options);
-  if (!resolved.ok()) return resolved.status();
-  if (*resolved != options) return bad("options are not complete and canonical");
-  auto rules = RulesFromOptions(options);
-  if (!rules.ok()) return rules.status();
-  std::string text = r.Str(4096);
   uint8_t over = r.U8();
   uint8_t last_mover = r.U8();
   uint64_t n_history = r.Varint();
   if (!r.ok()) return bad("truncated");
-  auto pos = ParsePosition(text, *rules);
-  if (!pos.ok()) return pos.status();
   if (last_mover > kSeats) return bad("bad last mover");
   pos->last_mover = static_cast<int8_t>(last_mover - 1);
   if (n_history == 0 || n_history > r.remaining() / 9 || n_history > pos->ply + 1u) {
     return bad("bad history length");
   }
-  auto g = std::make_unique<Shogi4Game>(options, *pos);
+  auto g = std::make_unique<Shogi4Game>(std::move(options), *pos);
   g->history_.clear();
   g->counts_.clear();
   g->triples_ = 0;

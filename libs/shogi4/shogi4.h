@@ -17,6 +17,8 @@ absl::StatusOr<std::unique_ptr<game::Game>> NewGame(const game::NewGameParams& p
 // A game from position text (engine's notation), with options and seat count as above.
 absl::StatusOr<std::unique_ptr<game::Game>> FromPosition(const game::NewGameParams& params,
                                                          absl::string_view text);
+// The state encoding Game::Encode writes (binary). Decode also reads version 1 (text).
+inline constexpr uint8_t kStateVersion = 2;
 // Decodes a payload produced by Game::Encode (the envelope already checked by the caller).
 absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string_view payload);
 

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "libs/game/codec.h"
+#include "libs/shogi4/adapter.h"
 #include "libs/shogi4/notation.h"
 #include "libs/shogi4/shogi4.h"
 #include "libs/shogi4/tests/helpers.h"
@@ -243,6 +244,77 @@ TEST(Encoding, FinishedGamesRoundTrip) {
   EXPECT_EQ((*e)->result().places, r->result().places);
 }
 
+TEST(Encoding, VersionOneStatesStillDecode) {
+  // States of games running when version 2 came are version 1 (text): they decode, and
+  // the game goes on exactly as from the version-2 state.
+  for (uint32_t seed = 1; seed <= 6; ++seed) {
+    auto g = New({{"format", seed % 3 ? "singles" : "pairs"},
+                  {"ending", seed % 2 ? "two_mates" : "last_one_standing"},
+                  {"move_limit", seed == 4 ? "90" : "0"}},
+                 static_cast<int>(seed % 4));
+    ASSERT_NE(g, nullptr);
+    std::mt19937 rng(seed);
+    RandomMoves(*g, rng, 40 + 10 * seed);
+    auto* sg = dynamic_cast<Shogi4Game*>(g.get());
+    ASSERT_NE(sg, nullptr);
+    const std::string v1 = sg->EncodeV1();
+    auto env = game::UnwrapState(v1);
+    ASSERT_TRUE(env.ok());
+    EXPECT_EQ(env->version, 1);
+    auto d = games::Decode(v1, game::Kind::kShogi4);
+    ASSERT_TRUE(d.ok()) << d.status();
+    EXPECT_EQ((*d)->Encode(), g->Encode());
+    EXPECT_EQ((*d)->options(), g->options());
+    EXPECT_EQ((*d)->PositionText(), g->PositionText());
+    EXPECT_EQ(game::UnwrapState(g->Encode())->version, kStateVersion);
+    std::mt19937 a(seed * 5), b(seed * 5);
+    for (int i = 0; i < 30 && !g->result().over; ++i) {
+      ASSERT_EQ((*d)->LegalMoves().size(), g->LegalMoves().size());
+      RandomMoves(*g, a, 1);
+      RandomMoves(**d, b, 1);
+      EXPECT_EQ((*d)->Encode(), g->Encode());
+    }
+  }
+}
+
+// Corrupts `payload` (1-3 byte edits) and checks that `version` decodes it only into a
+// consistent game, which behaves; returns how many were accepted.
+int CorruptPayloads(const std::string& payload, uint8_t version, std::mt19937& rng, int rounds) {
+  int accepted = 0;
+  for (int i = 0; i < rounds; ++i) {
+    std::string p = payload;
+    int edits = 1 + static_cast<int>(rng() % 3);
+    for (int k = 0; k < edits; ++k) {
+      switch (rng() % 3) {
+        case 0:
+          p[rng() % p.size()] = static_cast<char>(rng());
+          break;
+        case 1:
+          p.erase(rng() % p.size(), 1 + rng() % 4);
+          break;
+        default:
+          p.insert(rng() % (p.size() + 1), 1, static_cast<char>(rng()));
+      }
+      if (p.empty()) break;
+    }
+    auto d = games::Decode(game::WrapState(game::Kind::kShogi4, version, p));
+    if (d.ok()) {  // still a consistent game: it must behave
+      ++accepted;
+      (*d)->LegalMoves();
+      EXPECT_TRUE(games::Decode((*d)->Encode()).ok());
+      // The binary checks are no weaker than the text's: its position parses as text.
+      auto rules = RulesFromOptions((*d)->options());
+      EXPECT_TRUE(rules.ok());
+      if (rules.ok()) {
+        EXPECT_TRUE(ParsePosition((*d)->PositionText(), *rules).ok()) << (*d)->PositionText();
+      }
+    } else {
+      EXPECT_EQ(d.status().code(), absl::StatusCode::kInvalidArgument);
+    }
+  }
+  return accepted;
+}
+
 TEST(Encoding, CorruptedBytesAreRefusedNeverTrusted) {
   auto g = New();
   ASSERT_NE(g, nullptr);
@@ -259,42 +331,30 @@ TEST(Encoding, CorruptedBytesAreRefusedNeverTrusted) {
   auto env = game::UnwrapState(good);
   ASSERT_TRUE(env.ok());
   const std::string payload(env->payload.data(), env->payload.size());
-  int accepted = 0;
-  for (int i = 0; i < 3000; ++i) {
-    std::string p = payload;
-    int edits = 1 + static_cast<int>(rng() % 3);
-    for (int k = 0; k < edits; ++k) {
-      switch (rng() % 3) {
-        case 0:
-          p[rng() % p.size()] = static_cast<char>(rng());
-          break;
-        case 1:
-          p.erase(rng() % p.size(), 1 + rng() % 4);
-          break;
-        default:
-          p.insert(rng() % (p.size() + 1), 1, static_cast<char>(rng()));
-      }
-      if (p.empty()) break;
-    }
-    auto d = games::Decode(game::WrapState(game::Kind::kShogi4, 1, p));
-    if (d.ok()) {  // still a consistent game: it must behave
-      ++accepted;
-      (*d)->LegalMoves();
-      (*d)->Encode();
-    } else {
-      EXPECT_EQ(d.status().code(), absl::StatusCode::kInvalidArgument);
-    }
-  }
-  EXPECT_LT(accepted, 3000);
+  EXPECT_LT(CorruptPayloads(payload, kStateVersion, rng, 3000), 3000);
+  // The same for a version-1 (text) state.
+  auto* sg = dynamic_cast<Shogi4Game*>(g.get());
+  ASSERT_NE(sg, nullptr);
+  const std::string good1 = sg->EncodeV1();
+  auto env1 = game::UnwrapState(good1);
+  ASSERT_TRUE(env1.ok());
+  const std::string payload1(env1->payload.data(), env1->payload.size());
+  EXPECT_LT(CorruptPayloads(payload1, 1, rng, 3000), 3000);
   // Random bytes, with and without a valid envelope.
   for (int i = 0; i < 2000; ++i) {
     std::string bytes(rng() % 200, '\0');
     for (char& c : bytes) c = static_cast<char>(rng());
     EXPECT_FALSE(games::Decode(bytes).ok());
-    auto d = games::Decode(game::WrapState(game::Kind::kShogi4, 1, bytes));
-    EXPECT_FALSE(d.ok());
+    EXPECT_FALSE(games::Decode(game::WrapState(game::Kind::kShogi4, 1, bytes)).ok());
+    EXPECT_FALSE(games::Decode(game::WrapState(game::Kind::kShogi4, kStateVersion, bytes)).ok());
   }
-  EXPECT_FALSE(games::Decode(game::WrapState(game::Kind::kShogi4, 2, payload)).ok());
+  // Another version's payload, or an unknown version, is refused.
+  EXPECT_TRUE(games::Decode(game::WrapState(game::Kind::kShogi4, kStateVersion, payload)).ok());
+  EXPECT_TRUE(games::Decode(game::WrapState(game::Kind::kShogi4, 1, payload1)).ok());
+  EXPECT_FALSE(games::Decode(game::WrapState(game::Kind::kShogi4, 1, payload)).ok());
+  EXPECT_FALSE(games::Decode(game::WrapState(game::Kind::kShogi4, kStateVersion, payload1)).ok());
+  EXPECT_FALSE(games::Decode(game::WrapState(game::Kind::kShogi4, 3, payload)).ok());
+  EXPECT_FALSE(games::Decode(game::WrapState(game::Kind::kShogi4, 0, payload)).ok());
 }
 
 TEST(Notation, RandomTextNeverCrashes) {
