@@ -70,18 +70,23 @@ absl::StatusOr<std::vector<uint8_t>> ParsePath(absl::string_view text) {
 
 std::string PositionText(const State& st) {
   const int n = st.layout.seats;
-  // Seat by seat, holes in order: one pass over the board per seat, one output string.
+  // One pass over the board sorts the holes by seat (in hole order), then one string.
+  uint8_t holes[kMaxSeats][kHoles];
+  int count[kMaxSeats] = {};
+  for (int h = 0; h < kHoles; ++h) {
+    const uint8_t c = st.cell[h];
+    if (c == kEmpty) continue;
+    const int s = OwnerOf(c);
+    if (s < n) holes[s][count[s]++] = static_cast<uint8_t>(h);
+  }
   std::string out;
   out.reserve(4 * kHoles);
   for (int s = 0; s < n; ++s) {
     if (s > 0) out.push_back('/');
-    bool first = true;
-    for (int h = 0; h < kHoles; ++h) {
-      const uint8_t c = st.cell[h];
-      if (c == kEmpty || OwnerOf(c) != s) continue;
-      if (!first) out.push_back(',');
-      first = false;
-      if (IsKing(c)) out.push_back('K');
+    for (int i = 0; i < count[s]; ++i) {
+      if (i > 0) out.push_back(',');
+      const int h = holes[s][i];
+      if (IsKing(st.cell[h])) out.push_back('K');
       const absl::string_view name = HoleNameView(h);
       out.append(name.data(), name.size());
     }

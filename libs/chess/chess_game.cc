@@ -247,6 +247,7 @@ absl::StatusOr<std::vector<Event>> ChessGame::Act(int seat, game::Action action,
 
 game::PublicView ChessGame::View() const {
   game::PublicView v;
+  v.pieces.reserve(32);
   for (Square s = 0; s < 64; ++s) {
     const Piece p = pos_.piece_on(s);
     if (p == kNoPiece) continue;

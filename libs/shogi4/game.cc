@@ -353,16 +353,19 @@ game::Result Shogi4Game::result() const {
 
 game::PublicView Shogi4Game::View() const {
   game::PublicView v;
+  v.pieces.reserve(96);
   for (int sq = 0; sq < kSquares; ++sq) {
     Cell c = pos_.board[sq];
     if (c == 0) continue;
-    game::PieceView p;
-    p.square = SquareName(sq);
-    p.type = PieceName(TypeOf(c));
+    game::PieceView& p = v.pieces.emplace_back();
+    const char name[2] = {static_cast<char>('9' - ColOf(sq)), static_cast<char>('a' + RankOf(sq))};
+    p.square.assign(name, 2);
+    const int type = TypeOf(c);
+    if (type >= kProPawn) p.type.push_back('+');
+    p.type.push_back(PieceName(type).back());
     p.owner = OwnerOf(c) == kOwnerless ? -1 : OwnerOf(c);
     p.facing = FacingOf(c);
-    p.flipped = TypeOf(c) == kKing && !pos_.Alive(OwnerOf(c));
-    v.pieces.push_back(p);
+    p.flipped = type == kKing && !pos_.Alive(OwnerOf(c));
   }
   static constexpr int kOrder[kHandTypes] = {kRook, kGold, kSilver, kPawn};
   v.hands.resize(kSeats);
