@@ -24,10 +24,12 @@ absl::StatusOr<Config> ConfigFrom(const game::Options& resolved, int seats);
 class CheckersGame final : public game::Game {
  public:
   CheckersGame(game::Options options, const State& st, int first_seat)
+      : CheckersGame(std::make_shared<const game::Options>(std::move(options)), st, first_seat) {}
+  CheckersGame(std::shared_ptr<const game::Options> options, const State& st, int first_seat)
       : options_(std::move(options)), st_(st), first_seat_(first_seat) {}
 
   game::Kind kind() const override { return game::Kind::kCheckers; }
-  const game::Options& options() const override { return options_; }
+  const game::Options& options() const override { return *options_; }
   int seats() const override { return st_.layout.seats; }
   int to_move() const override { return st_.to_move; }
   int ply() const override { return st_.ply; }
@@ -60,7 +62,7 @@ class CheckersGame final : public game::Game {
   absl::StatusOr<std::vector<uint8_t>> Resolve(std::vector<uint8_t> path) const;
   void MovesOf(int from, std::vector<game::Move>* out) const;
 
-  game::Options options_;
+  std::shared_ptr<const game::Options> options_;  // shared: decoded states share one copy
   State st_;
   int first_seat_ = 0;
   int last_seat_ = -1;

@@ -8,6 +8,10 @@
 // consistency (pieces, kings, places, turn) before a game is built.
 #include "libs/game/codec.h"
 
+#include <memory>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "libs/checkers/adapter.h"
 #include "libs/checkers/checkers.h"
@@ -17,8 +21,9 @@ namespace tablero::checkers {
 
 std::string CheckersGame::Encode() const {
   game::ByteWriter w;
-  w.Varint(options_.size());
-  for (const auto& [name, value] : options_) {
+  w.Reserve(192);
+  w.Varint(options_->size());
+  for (const auto& [name, value] : *options_) {
     w.Str(name);
     w.Str(value);
   }
@@ -51,11 +56,42 @@ absl::Status Bad(absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat("checkers state: ", why));
 }
 
-}  // namespace
+// Length of the option list at the start of `in` (varint count, then name and value
+// strings), without decoding it; 0 if it is malformed.
+size_t OptionBytes(absl::string_view in) {
+  size_t at = 0;
+  auto varint = [&](uint64_t* v) {
+    *v = 0;
+    for (int shift = 0; shift < 64 && at < in.size(); shift += 7) {
+      const uint8_t b = static_cast<uint8_t>(in[at++]);
+      *v |= static_cast<uint64_t>(b & 0x7F) << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  };
+  uint64_t count = 0;
+  if (!varint(&count) || count > 16) return 0;
+  for (uint64_t i = 0; i < 2 * count; ++i) {
+    uint64_t len = 0;
+    if (!varint(&len) || len > 64 || len > in.size() - at) return 0;
+    at += len;
+  }
+  return at;
+}
 
-absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string_view payload) {
-  if (version != kStateVersion) return Bad(absl::StrCat("unknown version ", version));
-  game::ByteReader r(payload);
+// The option list at the start of `*payload`, resolved; `*payload` is left after it. The
+// same list is resolved once per thread (resolving costs more than the rest of a decode).
+absl::StatusOr<std::shared_ptr<const game::Options>> DecodeOptions(absl::string_view* payload) {
+  thread_local absl::flat_hash_map<std::string, std::shared_ptr<const game::Options>> cache;
+  const size_t n = OptionBytes(*payload);
+  const absl::string_view raw = payload->substr(0, n);
+  if (n > 0) {
+    if (auto it = cache.find(raw); it != cache.end()) {
+      payload->remove_prefix(n);
+      return it->second;
+    }
+  }
+  game::ByteReader r(*payload);
   uint64_t count = r.Varint();
   if (!r.ok() || count > 16) return Bad("bad option list");
   game::Options given;
@@ -67,6 +103,22 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   if (!r.ok()) return Bad("truncated options");
   auto options = game::ResolveOptions(Info(), given);
   if (!options.ok()) return Bad(options.status().message());
+  auto shared = std::make_shared<const game::Options>(*std::move(options));
+  if (n > 0 && n == payload->size() - r.remaining()) {
+    if (cache.size() >= 256) cache.clear();
+    cache.emplace(std::string(raw), shared);
+  }
+  payload->remove_prefix(payload->size() - r.remaining());
+  return shared;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string_view payload) {
+  if (version != kStateVersion) return Bad(absl::StrCat("unknown version ", version));
+  auto options = DecodeOptions(&payload);
+  if (!options.ok()) return options.status();
+  game::ByteReader r(payload);
   const int n = r.U8();
   const int first = r.U8();
   const int to_move = static_cast<int>(r.U8()) - 1;
@@ -74,7 +126,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   const uint64_t ply = r.Varint();
   const uint64_t idle = r.Varint();
   if (!r.ok()) return Bad("truncated header");
-  auto config = ConfigFrom(*options, n);
+  auto config = ConfigFrom(**options, n);
   if (!config.ok()) return Bad(config.status().message());
   if (first >= n) return Bad("first seat out of range");
   if (reason > static_cast<int>(Reason::kResignation)) return Bad("unknown end reason");
