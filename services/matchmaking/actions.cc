@@ -36,7 +36,7 @@ grpc::Status MatchmakingService::Act(grpc::ServerContext* ctx, const std::string
     // The rules say INVALID_ARGUMENT only for malformed claim move text here.
     return ToGrpc(applied.status());
   }
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     resp->Clear();
     return Commit(w, g, seat, *applied, false, resp->mutable_game()).status();
   });

@@ -16,7 +16,7 @@ namespace tablero::matchmaking {
 void MatchmakingService::TakeoverSweep() {
   // Seats whose player has been away longer than the grace period.
   std::vector<std::pair<std::string, int>> due;
-  absl::Status s = pool_.Tx([&](pqxx::work& w) {
+  absl::Status s = Tx([&](pqxx::work& w) {
     due.clear();
     for (const auto& r :
          w.exec("SELECT s.game_id, s.seat FROM seats s JOIN games g ON g.id = s.game_id "
@@ -29,7 +29,7 @@ void MatchmakingService::TakeoverSweep() {
   if (!s.ok()) return;
   for (const auto& [game_id, seat] : due) {
     bool took = false;
-    (void)pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    (void)Tx([&](pqxx::work& w) -> absl::Status {
       took = false;
       pqxx::result g = w.exec_params("SELECT room_id FROM games WHERE id = $1", game_id);
       if (g.empty()) return absl::OkStatus();
@@ -66,7 +66,7 @@ void MatchmakingService::TakeoverSweep() {
 
 bool MatchmakingService::PlayOneCpuMove() {
   std::string id;
-  absl::Status s = pool_.Tx([&](pqxx::work& w) {
+  absl::Status s = Tx([&](pqxx::work& w) {
     pqxx::result r = w.exec(
         "UPDATE games SET cpu_lease_until = now() + interval '10 seconds' WHERE id = ("
         "SELECT id FROM games WHERE cpu_due <= now() AND NOT over AND (cpu_lease_until IS NULL "
@@ -80,7 +80,7 @@ bool MatchmakingService::PlayOneCpuMove() {
   if (!r.ok()) return true;
   GameRow g = std::move(*r);
   auto release = [&](const char* delay) {
-    (void)pool_.Tx([&](pqxx::work& w) {
+    (void)Tx([&](pqxx::work& w) {
       w.exec_params(absl::StrCat("UPDATE games SET cpu_lease_until = NULL, cpu_due = ", delay,
                                  " WHERE id = $1 AND version = $2"),
                     id, g.version);
@@ -111,7 +111,7 @@ bool MatchmakingService::PlayOneCpuMove() {
     return true;
   }
   v1::Game after;
-  s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  s = Tx([&](pqxx::work& w) -> absl::Status {
     after.Clear();
     return Commit(w, g, g.to_move, *applied, true, &after).status();
   });

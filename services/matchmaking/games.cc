@@ -89,7 +89,7 @@ grpc::Status MatchmakingService::StartGame(grpc::ServerContext* ctx,
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     auto st = LockStartable(w, req->room_id(), caller->id, "start the game", v1::Room::LOBBY,
                             "a game is already running", "the room has played: use Rematch");
     if (!st.ok()) return st.status();
@@ -108,7 +108,7 @@ grpc::Status MatchmakingService::Rematch(grpc::ServerContext* ctx, const v1::Rem
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     auto st =
         LockStartable(w, req->room_id(), caller->id, "start a rematch", v1::Room::FINISHED,
                       "a game is still running", "no game has been played yet: use StartGame");
@@ -156,7 +156,7 @@ grpc::Status MatchmakingService::Rematch(grpc::ServerContext* ctx, const v1::Rem
 grpc::Status MatchmakingService::GetGame(grpc::ServerContext*, const v1::GetGameRequest* req,
                                          v1::Game* resp) {
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
-  return ToGrpc(pool_.Tx([&](pqxx::work& w) { return LoadGame(w, req->game_id(), resp); }));
+  return ToGrpc(Tx([&](pqxx::work& w) { return LoadGame(w, req->game_id(), resp); }));
 }
 
 grpc::Status MatchmakingService::MakeMove(grpc::ServerContext* ctx, const v1::MakeMoveRequest* req,
@@ -187,7 +187,7 @@ grpc::Status MatchmakingService::MakeMove(grpc::ServerContext* ctx, const v1::Ma
   }
   auto applied = RulesMove(g, req->move_text(), nullptr);
   if (!applied.ok()) return ToGrpc(applied.status());
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     resp->Clear();
     auto ev = Commit(w, g, seat, *applied, false, resp->mutable_game());
     if (!ev.ok()) return ev.status();

@@ -48,7 +48,7 @@ grpc::Status MatchmakingService::ListGames(grpc::ServerContext* ctx,
   if (!req->page_token().empty() && !ParsePageToken(req->page_token(), &after_us, &after_id)) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "page_token: not a token we issued");
   }
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     resp->Clear();
     pqxx::result r = w.exec_params(
         "SELECT g.id, us(g.created_at) FROM games g JOIN seats s ON s.game_id = g.id "
@@ -82,7 +82,7 @@ grpc::Status MatchmakingService::GetGameMoves(grpc::ServerContext*,
                                               const v1::GetGameMovesRequest* req,
                                               v1::GetGameMovesResponse* resp) {
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     v1::Game g;
     if (auto st = LoadGame(w, req->game_id(), &g); !st.ok()) return st;
     resp->set_game_id(g.id());
@@ -117,7 +117,7 @@ grpc::Status MatchmakingService::ExportPgn(grpc::ServerContext*, const v1::Expor
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
   v1::Game g;
   std::string state;
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     if (auto st = LoadGame(w, req->game_id(), &g); !st.ok()) return st;
     pqxx::result r = w.exec_params("SELECT state FROM games WHERE id = $1", req->game_id());
     state = FieldBytes(r[0][0]);

@@ -2,6 +2,7 @@
 
 #include <pqxx/pqxx>
 
+#include "absl/strings/str_cat.h"
 #include "libs/pg/pool.h"
 #include "libs/service/log.h"
 
@@ -12,7 +13,7 @@ class Receiver : public pqxx::notification_receiver {
  public:
   Receiver(pqxx::connection_base& c, Hub* hub)
       : pqxx::notification_receiver(c, kChannel), hub_(hub) {}
-  void operator()(const std::string& payload, int) override { hub_->Poke(payload); }
+  void operator()(const std::string& payload, int) override { hub_->OnNotify(payload); }
 
  private:
   Hub* hub_;
@@ -22,12 +23,84 @@ class Receiver : public pqxx::notification_receiver {
 
 void Hub::Start() {
   thread_ = std::thread([this] { Run(); });
+  notifier_ = std::thread([this] { RunNotifier(); });
 }
 
 void Hub::Stop() {
   stop_ = true;
+  {
+    std::lock_guard<std::mutex> lock(pub_mu_);
+    pub_cv_.notify_all();
+  }
   if (thread_.joinable()) thread_.join();
+  if (notifier_.joinable()) notifier_.join();
   PokeAll();
+}
+
+void Hub::Publish(const std::string& room) {
+  Poke(room);
+  std::lock_guard<std::mutex> lock(pub_mu_);
+  published_.insert(room);
+  pub_cv_.notify_one();
+}
+
+void Hub::OnNotify(const std::string& payload) {
+  const size_t colon = payload.find(':');
+  if (colon == std::string::npos) {  // a bare room id (an older replica's in-transaction NOTIFY)
+    Poke(payload);
+    return;
+  }
+  if (payload.compare(0, colon, replica_) == 0) return;  // ours: woken at commit already
+  Poke(payload.substr(colon + 1));
+}
+
+void Hub::RunNotifier() {
+  std::unique_ptr<pqxx::connection> conn;
+  bool warned = false;
+  while (!stop_) {
+    absl::flat_hash_set<std::string> batch;
+    {
+      std::unique_lock<std::mutex> lock(pub_mu_);
+      pub_cv_.wait_for(lock, std::chrono::milliseconds(200),
+                       [this] { return stop_ || !published_.empty(); });
+      batch.swap(published_);
+    }
+    if (batch.empty()) continue;
+    // One text[] literal of "<replica>:<room>" payloads (ids are quoted and escaped).
+    std::string payloads = "{";
+    for (const std::string& room : batch) {
+      if (payloads.size() > 1) payloads += ',';
+      payloads += '"';
+      for (char c : absl::StrCat(replica_, ":", room)) {
+        if (c == '"' || c == '\\') payloads += '\\';
+        payloads += c;
+      }
+      payloads += '"';
+    }
+    payloads += '}';
+    try {
+      if (conn == nullptr) {
+        auto c = pg::Connect(url_);
+        if (!c.ok()) {
+          if (!warned) {
+            service::LogWarn("event notifier cannot connect; other replicas' watchers poll",
+                             {{"error", std::string(c.status().message())}});
+          }
+          warned = true;
+          continue;  // these rooms' watchers elsewhere find the events at their next poll
+        }
+        conn = std::move(*c);
+        pqxx::nontransaction(*conn).exec("SET synchronous_commit = off");
+        warned = false;
+      }
+      pqxx::nontransaction t(*conn);
+      t.exec_params("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", std::string(kChannel),
+                    payloads);
+    } catch (const std::exception& e) {
+      service::LogWarn("event notifier lost its connection; reconnecting", {{"error", e.what()}});
+      conn.reset();
+    }
+  }
 }
 
 std::unique_ptr<Hub::Sub> Hub::Subscribe(const std::string& room) {
@@ -50,11 +123,12 @@ Hub::Sub::~Sub() {
   if (--entry_->watchers == 0) hub_->rooms_.erase(room_);
 }
 
-void Hub::Sub::Wait(absl::Duration timeout) {
+bool Hub::Sub::Wait(absl::Duration timeout) {
   std::unique_lock<std::mutex> lock(entry_->mu);
-  entry_->cv.wait_for(lock, absl::ToChronoMilliseconds(timeout),
-                      [this] { return entry_->version != seen_; });
+  const bool woken = entry_->cv.wait_for(lock, absl::ToChronoMilliseconds(timeout),
+                                         [this] { return entry_->version != seen_; });
   seen_ = entry_->version;
+  return woken;
 }
 
 void Hub::Poke(const std::string& room) {

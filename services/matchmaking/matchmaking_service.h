@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -115,6 +116,9 @@ class MatchmakingService final : public v1::Matchmaking::Service {
                      grpc::ServerWriter<v1::RoomEvent>*) override;
 
  private:
+  // pool_.Tx, then the rooms whose events it appended are published to the watchers
+  // (this replica's at once, the others' by NOTIFY): every transaction here goes through it.
+  absl::Status Tx(const std::function<absl::Status(pqxx::work&)>& fn);
   // Reads the bearer token. required: missing -> UNAUTHENTICATED; optional: missing ->
   // an empty Caller. A present but unknown token is UNAUTHENTICATED either way.
   absl::StatusOr<Caller> Authenticate(grpc::ServerContext* ctx, bool required);

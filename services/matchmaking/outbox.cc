@@ -13,7 +13,7 @@ void MatchmakingService::DeliverOutbox() {
   if (rating_ == nullptr) return;
   for (int i = 0; i < 20 && !stop_; ++i) {
     bool found = false;
-    (void)pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    (void)Tx([&](pqxx::work& w) -> absl::Status {
       found = false;
       // The row stays locked while the report is in flight: no other replica sends it.
       pqxx::result r = w.exec(
@@ -51,7 +51,7 @@ void MatchmakingService::DeliverOutbox() {
 }
 
 void MatchmakingService::CountOutbox() {
-  (void)pool_.Tx([&](pqxx::work& w) {
+  (void)Tx([&](pqxx::work& w) {
     metrics_->outbox_pending->Set(w.exec("SELECT count(*) FROM outbox")[0][0].as<double>());
     return absl::OkStatus();
   });

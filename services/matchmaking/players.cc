@@ -25,7 +25,7 @@ grpc::Status MatchmakingService::CreateGuest(grpc::ServerContext*,
     name = *n;
   }
   std::string id = NewId(), token = NewToken();
-  absl::Status s = pool_.Tx([&](pqxx::work& w) {
+  absl::Status s = Tx([&](pqxx::work& w) {
     w.exec_params("INSERT INTO players (id, display_name, token_hash) VALUES ($1, $2, $3)", id,
                   name, Bytes(TokenHash(token)));
     return absl::OkStatus();
@@ -43,7 +43,7 @@ grpc::Status MatchmakingService::UpdateGuest(grpc::ServerContext* ctx,
   if (!caller.ok()) return ToGrpc(caller.status());
   auto name = CleanName(req->display_name());
   if (!name.ok()) return ToGrpc(name.status());
-  absl::Status s = pool_.Tx([&](pqxx::work& w) {
+  absl::Status s = Tx([&](pqxx::work& w) {
     pqxx::result r = w.exec_params(
         "UPDATE players SET display_name = $2 WHERE id = $1 "
         "RETURNING id, display_name, us(created_at)",
@@ -59,7 +59,7 @@ grpc::Status MatchmakingService::GetMe(grpc::ServerContext* ctx, const v1::GetMe
                                        v1::GetMeResponse* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
-  absl::Status s = pool_.Tx([&](pqxx::work& w) {
+  absl::Status s = Tx([&](pqxx::work& w) {
     pqxx::result p = w.exec_params(
         "SELECT id, display_name, us(created_at) FROM players WHERE id = $1", caller->id);
     if (p.empty()) return absl::NotFoundError("player not found");
@@ -92,7 +92,7 @@ grpc::Status MatchmakingService::GetPlayers(grpc::ServerContext*, const v1::GetP
   for (const auto& id : req->player_ids()) {
     if (absl::Status s = CheckId("player_ids", id); !s.ok()) return ToGrpc(s);
   }
-  absl::Status s = pool_.Tx([&](pqxx::work& w) {
+  absl::Status s = Tx([&](pqxx::work& w) {
     for (const auto& id : req->player_ids()) {
       pqxx::result r =
           w.exec_params("SELECT id, display_name, us(created_at) FROM players WHERE id = $1", id);

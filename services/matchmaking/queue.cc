@@ -110,7 +110,7 @@ grpc::Status MatchmakingService::JoinQueue(grpc::ServerContext* ctx,
       absl::StrCat(static_cast<int>(req->kind()), "|", count, "|", absl::StrJoin(kv, ";"));
   double rating = RatingOf(caller->id, PoolOf(req->kind(), opts));
   std::string id = NewId();
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     pqxx::result existing =
         w.exec_params("SELECT id FROM tickets WHERE player_id = $1 AND status = 1", caller->id);
     if (!existing.empty()) {
@@ -134,7 +134,7 @@ grpc::Status MatchmakingService::GetTicket(grpc::ServerContext* ctx,
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("ticket_id", req->ticket_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     pqxx::result r = w.exec_params(
         absl::StrCat("SELECT ", kTicketCols, " FROM tickets WHERE id = $1"), req->ticket_id());
     if (r.empty()) return absl::NotFoundError("ticket not found");
@@ -154,7 +154,7 @@ grpc::Status MatchmakingService::CancelQueue(grpc::ServerContext* ctx,
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("ticket_id", req->ticket_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     pqxx::result r = w.exec_params("SELECT player_id, status FROM tickets WHERE id = $1 FOR UPDATE",
                                    req->ticket_id());
     if (r.empty()) return absl::NotFoundError("ticket not found");
@@ -178,7 +178,7 @@ grpc::Status MatchmakingService::CancelQueue(grpc::ServerContext* ctx,
 void MatchmakingService::MatchQueue() {
   // One matcher at a time across replicas; the others skip this round.
   std::vector<std::string> keys;
-  absl::Status s = pool_.Tx([&](pqxx::work& w) {
+  absl::Status s = Tx([&](pqxx::work& w) {
     keys.clear();
     w.exec_params(
         "UPDATE tickets SET status = 3, cancel_reason = 'abandoned' WHERE status = 1 AND "
@@ -193,7 +193,7 @@ void MatchmakingService::MatchQueue() {
   });
   if (!s.ok()) return;
   for (const std::string& key : keys) {
-    (void)pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    (void)Tx([&](pqxx::work& w) -> absl::Status {
       pqxx::result lock = w.exec_params("SELECT pg_try_advisory_xact_lock(hashtext($1))",
                                         "tablero.matchmaking.queue." + key);
       if (!lock[0][0].as<bool>()) return absl::OkStatus();

@@ -1,5 +1,7 @@
 #include "services/matchmaking/room_store.h"
 
+#include <algorithm>
+
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "libs/games/games.h"
@@ -170,6 +172,17 @@ absl::Status LoadGame(pqxx::transaction_base& t, const std::string& id, v1::Game
   return absl::OkStatus();
 }
 
+namespace {
+thread_local EventsScope* current_scope = nullptr;
+}  // namespace
+
+EventsScope::EventsScope() : outer_(current_scope) { current_scope = this; }
+EventsScope::~EventsScope() { current_scope = outer_; }
+EventsScope* EventsScope::Current() { return current_scope; }
+void EventsScope::Note(const std::string& room) {
+  if (std::find(rooms_.begin(), rooms_.end(), room) == rooms_.end()) rooms_.push_back(room);
+}
+
 absl::StatusOr<int64_t> AppendEvents(pqxx::transaction_base& t, const std::string& room_id,
                                      std::vector<v1::RoomEvent>* events, int64_t locked_seq) {
   int64_t seq = locked_seq;
@@ -196,7 +209,16 @@ absl::StatusOr<int64_t> AppendEvents(pqxx::transaction_base& t, const std::strin
                     absl::BytesToHexString(e.SerializeAsString()), "\"");
   }
   bodies += "}";
-  pg::ExecPrepared(t, "append_events",
+  if (EventsScope* scope = EventsScope::Current(); scope != nullptr) {
+    scope->Note(room_id);
+    pg::ExecPrepared(t, "append_events",
+                     "WITH r AS (UPDATE rooms SET seq = $2 WHERE id = $1) "
+                     "INSERT INTO events (room_id, seq, body) SELECT $1, $3 + u.n - 1, u.b "
+                     "FROM unnest($4::bytea[]) WITH ORDINALITY AS u(b, n)",
+                     room_id, last, first, bodies);
+    return last;
+  }
+  pg::ExecPrepared(t, "append_events_notify",
                    "WITH r AS (UPDATE rooms SET seq = $2 WHERE id = $1), "
                    "i AS (INSERT INTO events (room_id, seq, body) SELECT $1, $3 + u.n - 1, u.b "
                    "FROM unnest($4::bytea[]) WITH ORDINALITY AS u(b, n)) SELECT pg_notify($5, $1)",

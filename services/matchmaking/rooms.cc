@@ -36,7 +36,7 @@ grpc::Status MatchmakingService::CreateRoom(grpc::ServerContext* ctx,
   auto settings = ResolveSettings(req->kind(), req->settings());
   if (!settings.ok()) return ToGrpc(settings.status());
   std::string id = NewId();
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     // 40 bits of code: a collision is rare; retry with a fresh one when it happens.
     for (int attempt = 0;; ++attempt) {
       pqxx::result r = w.exec_params(
@@ -71,7 +71,7 @@ grpc::Status MatchmakingService::GetRoom(grpc::ServerContext* ctx, const v1::Get
       CodeGuessFailed(ctx->peer());
       return grpc::Status(grpc::StatusCode::NOT_FOUND, "unknown invite code");
     }
-    absl::Status s = pool_.Tx([&](pqxx::work& w) {
+    absl::Status s = Tx([&](pqxx::work& w) {
       pqxx::result r =
           w.exec_params("SELECT id FROM rooms WHERE invite_code = $1 AND NOT closed", code);
       if (r.empty()) return absl::NotFoundError("unknown invite code");
@@ -83,7 +83,7 @@ grpc::Status MatchmakingService::GetRoom(grpc::ServerContext* ctx, const v1::Get
   } else {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "room_id or invite_code: required");
   }
-  return ToGrpc(pool_.Tx([&](pqxx::work& w) { return LoadRoom(w, id, resp); }));
+  return ToGrpc(Tx([&](pqxx::work& w) { return LoadRoom(w, id, resp); }));
 }
 
 grpc::Status MatchmakingService::JoinRoom(grpc::ServerContext* ctx, const v1::JoinRoomRequest* req,
@@ -100,7 +100,7 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContext* ctx, const v1::Jo
     return grpc::Status(grpc::StatusCode::NOT_FOUND, "unknown invite code");
   }
   std::string room_id;
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     pqxx::result r = w.exec_params(
         "SELECT id, kind, state, current_game_id FROM rooms WHERE invite_code = $1 AND NOT "
         "closed FOR UPDATE",
@@ -155,7 +155,7 @@ grpc::Status MatchmakingService::LeaveRoom(grpc::ServerContext* ctx,
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     pqxx::result r = w.exec_params(
         "SELECT host_id, state, coalesce(current_game_id, '') FROM rooms WHERE id = $1 AND NOT "
         "closed FOR UPDATE",
@@ -196,7 +196,7 @@ grpc::Status MatchmakingService::UpdateRoomSettings(grpc::ServerContext* ctx,
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     v1::Room room;
     if (auto st = LoadRoom(w, req->room_id(), &room, true); !st.ok()) return st;
     auto settings = ResolveSettings(room.kind(), req->settings());

@@ -33,7 +33,7 @@ void MatchmakingService::Drain() {
 
 void MatchmakingService::RenewAndSweepConnections() {
   // Our own streams stay alive...
-  (void)pool_.Tx([&](pqxx::work& w) {
+  (void)Tx([&](pqxx::work& w) {
     w.exec_params(
         "UPDATE connections SET expires_at = now() + make_interval(secs => $2) WHERE replica = $1",
         config_.replica, kLeaseSeconds);
@@ -43,7 +43,7 @@ void MatchmakingService::RenewAndSweepConnections() {
   // grace clock starts exactly once whichever replica sweeps it.
   for (int i = 0; i < 100 && !stop_; ++i) {
     bool found = false;
-    absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+    absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
       found = false;
       pqxx::result r = w.exec(
           "SELECT id, room_id, player_id FROM connections WHERE expires_at < now() LIMIT 1 "
@@ -64,7 +64,7 @@ void MatchmakingService::RenewAndSweepConnections() {
 }
 
 void MatchmakingService::CountActiveGames() {
-  (void)pool_.Tx([&](pqxx::work& w) {
+  (void)Tx([&](pqxx::work& w) {
     int64_t n[4] = {0, 0, 0, 0};
     for (const auto& r : w.exec("SELECT kind, count(*) FROM games WHERE NOT over GROUP BY kind")) {
       int k = r[0].as<int>();

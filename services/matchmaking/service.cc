@@ -2,6 +2,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/room_store.h"
 #include "services/matchmaking/store.h"
 
 namespace tablero::matchmaking {
@@ -10,11 +11,23 @@ MatchmakingService::MatchmakingService(Config config, Metrics* metrics)
     : config_(std::move(config)),
       metrics_(metrics),
       pool_(config_.database_url, config_.db_pool_size),
-      hub_(config_.database_url) {
+      hub_(config_.database_url, config_.replica) {
   ConnectBackends();
 }
 
 MatchmakingService::~MatchmakingService() { Drain(); }
+
+absl::Status MatchmakingService::Tx(const std::function<absl::Status(pqxx::work&)>& fn) {
+  EventsScope scope;
+  absl::Status s = pool_.Tx([&](pqxx::work& w) {
+    scope.Reset();  // a retried attempt starts over
+    return fn(w);
+  });
+  if (s.ok()) {
+    for (const std::string& room : scope.rooms()) hub_.Publish(room);
+  }
+  return s;
+}
 
 absl::StatusOr<Caller> MatchmakingService::Authenticate(grpc::ServerContext* ctx, bool required) {
   const auto& md = ctx->client_metadata();

@@ -13,7 +13,7 @@ namespace tablero::matchmaking {
 absl::Status MatchmakingService::OpenConnection(const std::string& room_id,
                                                 const std::string& player_id,
                                                 const std::string& conn_id) {
-  return pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  return Tx([&](pqxx::work& w) -> absl::Status {
     pqxx::result r =
         w.exec_params("SELECT 1 FROM rooms WHERE id = $1 AND NOT closed FOR UPDATE", room_id);
     if (r.empty()) return absl::NotFoundError("room not found");
@@ -32,7 +32,7 @@ absl::Status MatchmakingService::OpenConnection(const std::string& room_id,
 absl::Status MatchmakingService::CloseConnection(const std::string& room_id,
                                                  const std::string& player_id,
                                                  const std::string& conn_id) {
-  return pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  return Tx([&](pqxx::work& w) -> absl::Status {
     w.exec_params("SELECT 1 FROM rooms WHERE id = $1 FOR UPDATE", room_id);
     pqxx::result d = w.exec_params("DELETE FROM connections WHERE id = $1 RETURNING 1", conn_id);
     if (d.empty() || Connected(w, room_id, player_id)) return absl::OkStatus();
@@ -61,7 +61,7 @@ grpc::Status MatchmakingService::Watch(grpc::ServerContext* ctx, const v1::Watch
   const std::string& room_id = req->room_id();
   // Subscribe before the first read, so that nothing committed in between is missed.
   auto sub = hub_.Subscribe(room_id);
-  absl::Status s = pool_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     pqxx::result r = w.exec_params("SELECT seq FROM rooms WHERE id = $1 AND NOT closed", room_id);
     if (r.empty()) return absl::NotFoundError("room not found");
     if (req->after_seq() > r[0][0].as<int64_t>()) {
