@@ -21,7 +21,7 @@ class ChessGame final : public game::Game {
   ChessGame(const game::Options& options, const Position& start);
 
   game::Kind kind() const override { return game::Kind::kChess; }
-  const game::Options& options() const override { return options_; }
+  const game::Options& options() const override { return *options_; }
   int seats() const override { return 2; }
   int to_move() const override { return result_.over ? -1 : int(pos_.side_to_move()); }
   int ply() const override { return int(moves_.size()); }
@@ -63,6 +63,7 @@ class ChessGame final : public game::Game {
                                                             absl::string_view payload);
   // Decode builds the game field by field, then evaluates the endings once.
   ChessGame(const game::Options& options, const Position& start, bool evaluate);
+  ChessGame(std::shared_ptr<const game::Options> options, const Position& start, bool evaluate);
   absl::Status RestoreEnding(Ending ending, int seat, int draw_offer);
   game::Move ToGameMove(const Position& pos, Move m) const;
   void ApplyMove(Move m, std::vector<game::Event>* events);
@@ -72,7 +73,7 @@ class ChessGame final : public game::Game {
   std::string ClaimableReason() const;
   absl::Status Resign(int seat, std::vector<game::Event>* events);
 
-  game::Options options_;
+  std::shared_ptr<const game::Options> options_;  // decoded games share the option tables
   bool fide_ = false;
   bool resignation_exception_ = false;
   Position start_;

@@ -77,10 +77,10 @@ int PlyIndex(const Position& pos) { return 2 * (pos.fullmove_number() - 1) + pos
 
 std::string ChessGame::Encode() const {
   game::ByteWriter w;
-  auto mode = options_.find("draw_mode");
-  w.U8(uint8_t((mode != options_.end() && mode->second == "fide") |
-               On(options_, "fide_resignation_exception") << 1 |
-               On(options_, "show_legal_moves") << 2 | On(options_, "rotate_first_player") << 3));
+  auto mode = options_->find("draw_mode");
+  w.U8(uint8_t((mode != options_->end() && mode->second == "fide") |
+               On(*options_, "fide_resignation_exception") << 1 |
+               On(*options_, "show_legal_moves") << 2 | On(*options_, "rotate_first_player") << 3));
   start_.Pack(&w);
   w.Varint(moves_.size());
   for (Move m : moves_) {
@@ -98,7 +98,7 @@ std::string ChessGame::Encode() const {
 }
 
 absl::Status ChessGame::CheckHistory() const {
-  ChessGame replay(options_, start_);
+  ChessGame replay(options_, start_, true);
   for (size_t i = 0; i < moves_.size(); ++i) {
     if (replay.result_.over) return Bad(absl::StrCat("move ", i + 1, " after the end"));
     if (!IsLegal(replay.pos_, moves_[i])) return Bad(absl::StrCat("move ", i + 1, " is illegal"));
@@ -151,7 +151,9 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   if (!options) return Bad("unknown option flags");
   auto start = Position::Unpack(&r);
   if (!start.ok()) return Bad(absl::StrCat("start: ", start.status().message()));
-  std::unique_ptr<ChessGame> g(new ChessGame(*options, *start, false));
+  // The table lives for the whole process: shared without a count.
+  std::unique_ptr<ChessGame> g(new ChessGame(
+      std::shared_ptr<const game::Options>(std::shared_ptr<void>(), options), *start, false));
   const uint64_t n = r.Varint();
   if (!r.ok() || n > kMaxPlies || 2 * n > r.remaining()) return Bad("bad move count");
   g->moves_.resize(n);

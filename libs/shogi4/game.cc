@@ -222,9 +222,15 @@ absl::StatusOr<game::Move> Shogi4Game::ParseMove(absl::string_view text) const {
   auto m = ParseMoveText(text);
   if (!m.ok()) return m.status();
   if (Over()) return absl::FailedPreconditionError("the game is over");
-  std::vector<Move> moves;
-  Legal(pos_, &moves);
-  if (std::find(moves.begin(), moves.end(), *m) == moves.end()) {
+  bool legal;
+  if (triples_ == 0) {  // the repetition rule refuses nothing: the position decides
+    legal = IsLegal(pos_, *m);
+  } else {
+    std::vector<Move> moves;
+    Legal(pos_, &moves);
+    legal = std::find(moves.begin(), moves.end(), *m) != moves.end();
+  }
+  if (!legal) {
     return absl::FailedPreconditionError(absl::StrCat("illegal move ", text, ": ", WhyIllegal(*m)));
   }
   game::Move g = ToMove(*m, pos_.to_move);
