@@ -99,6 +99,8 @@ TEST(Wire, LongAndNegativeFields) {
   v.position = std::string(300, 'p');
   v.to_move = -1;
   v.pieces.push_back({"a1", "K", -1, -1, true});
+  v.pieces.push_back({std::string(60, 'q'), std::string(40, 't'), 3, 2, false});  // slow path
+  v.pieces.push_back({"", "", 0, 0, false});
   v.hands = {{{"P", 3}, {"G", 0}}, {}};
   v.in_check = {0, 2};
   v.active = {true, false};
@@ -122,6 +124,10 @@ TEST(Wire, LongAndNegativeFields) {
   EXPECT_EQ(parsed.view().to_move(), -1);
   EXPECT_EQ(parsed.view().pieces(0).owner(), -1);
   EXPECT_TRUE(parsed.view().pieces(0).flipped());
+  ASSERT_EQ(parsed.view().pieces_size(), 3);
+  EXPECT_EQ(parsed.view().pieces(1).square(), std::string(60, 'q'));
+  EXPECT_EQ(parsed.view().pieces(1).facing(), 2);
+  EXPECT_EQ(parsed.view().pieces(2).ByteSizeLong(), 0u);
   ASSERT_EQ(parsed.view().hands_size(), 2);
   EXPECT_EQ(parsed.view().hands(0).pieces_size(), 1);  // a count of 0 is not listed
   EXPECT_EQ(parsed.view().hands(1).seat(), 1);
