@@ -211,7 +211,7 @@ class Shogi4Searcher {
       ranked = next;
       *depth = d;
       if (ranked[0].first >= kWin / 2) break;
-      if (time_ms_ > 0 && Elapsed() * 2 > time_ms_) break;
+      if (time_ms_ > 0 && Elapsed() * 3 > time_ms_) break;
     }
     *nodes = nodes_;
     return ranked;
