@@ -152,6 +152,13 @@ TEST_F(MatchmakingGameTest, ChessThroughInviteCodeToCheckmateThenRematch) {
   EXPECT_EQ(mr.move().display(), "f3");
   EXPECT_EQ(mr.game().ply(), 1);
   EXPECT_EQ(mr.game().to_move(), 1);
+  // The answer's snapshot (built from the commit, not read back) is the stored game.
+  {
+    v1::Game stored = GetGame(mm, gid);
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(mr.game(), stored))
+        << mr.game().DebugString() << "\n"
+        << stored.DebugString();
+  }
   EXPECT_EQ(Move(mm, &black, gid, 0, "e7e5").error_code(), Code::ABORTED);  // stale
   ASSERT_TRUE(Move(mm, &black, gid, 1, "e5").ok());
   ASSERT_TRUE(Move(mm, &white, gid, 2, "g2g4").ok());
@@ -162,6 +169,13 @@ TEST_F(MatchmakingGameTest, ChessThroughInviteCodeToCheckmateThenRematch) {
   EXPECT_EQ(mr.game().result().places(0), 2);
   EXPECT_EQ(mr.game().result().places(1), 1);
   EXPECT_EQ(mr.game().to_move(), -1);
+  {
+    v1::Game stored = GetGame(mm, gid);
+    EXPECT_TRUE(mr.game().has_finished_time());
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(mr.game(), stored))
+        << mr.game().DebugString() << "\n"
+        << stored.DebugString();
+  }
   EXPECT_EQ(Move(mm, &white, gid, 4, "e2e4").error_code(), Code::FAILED_PRECONDITION);
 
   // Everyone, spectators and anonymous watchers included, saw the same events.

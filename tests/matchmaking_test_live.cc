@@ -30,13 +30,13 @@ int64_t Count(const std::string& sql) {
 }
 
 grpc::Status Move(v1::Matchmaking::Stub* mm, const Guest& g, const std::string& game, int ply,
-                  const std::string& text) {
+                  const std::string& text, v1::MakeMoveResponse* out = nullptr) {
   v1::MakeMoveRequest req;
   req.set_game_id(game);
   req.set_expected_ply(ply);
   req.set_move_text(text);
   v1::MakeMoveResponse resp;
-  return MM_CALL(mm, MakeMove, &g, req, &resp);
+  return MM_CALL(mm, MakeMove, &g, req, out != nullptr ? out : &resp);
 }
 
 v1::Game GetGame(v1::Matchmaking::Stub* mm, const std::string& id) {
@@ -225,7 +225,17 @@ TEST_F(MatchmakingLiveTest, TurnTimerExpiresAndTheCpuPlaysThatTurn) {
   }
   EXPECT_TRUE(by_cpu);
   // Black answers in time; the CPU plays again only when a turn runs out.
-  ASSERT_TRUE(Move(mm, c.black, c.game.id(), 1, "e7e5").ok() || GetGame(mm, c.game.id()).ply() > 1);
+  v1::MakeMoveResponse mr;
+  const bool answered = Move(mm, c.black, c.game.id(), 1, "e7e5", &mr).ok();
+  ASSERT_TRUE(answered || GetGame(mm, c.game.id()).ply() > 1);
+  if (answered) {  // White's turn is timed again, and the answer says until when
+    ASSERT_TRUE(mr.game().has_turn_deadline());
+    v1::Game now = GetGame(mm, c.game.id());
+    if (now.ply() == 2) {
+      EXPECT_EQ(mr.game().turn_deadline().seconds(), now.turn_deadline().seconds());
+      EXPECT_EQ(mr.game().turn_deadline().nanos(), now.turn_deadline().nanos());
+    }
+  }
   auto metrics = HttpGet("127.0.0.1", stack.replica().metrics_port, "/metrics");
   ASSERT_TRUE(metrics.has_value());
   // One replica on a database of this test's own: it played the timed-out turn.

@@ -37,8 +37,10 @@ absl::StatusOr<GameRow> ReadGame(pqxx::transaction_base& t, const std::string& i
       "SELECT g.id, g.room_id, g.kind, g.state, g.ply, g.to_move, g.version, g.over, g.ranked, "
       "g.turn_limit, g.cpu_level, g.options, coalesce(g.turn_deadline <= now(), false), s.seat, "
       "coalesce(s.player_id, ''), s.cpu_now, coalesce(s.cpu_reason, ''), "
-      "s.away_since IS NOT NULL FROM games g JOIN seats s ON s.game_id = g.id WHERE g.id = $1 "
-      "ORDER BY s.seat",
+      "s.away_since IS NOT NULL, g.first_seat, us(g.created_at), s.display_name, s.team, "
+      "s.player_id IS NULL OR EXISTS (SELECT 1 FROM connections c WHERE c.room_id = g.room_id "
+      "AND c.player_id = s.player_id AND c.expires_at > now()) "
+      "FROM games g JOIN seats s ON s.game_id = g.id WHERE g.id = $1 ORDER BY s.seat",
       id);
   if (r.empty()) return absl::NotFoundError("game not found");
   GameRow g;
@@ -54,13 +56,16 @@ absl::StatusOr<GameRow> ReadGame(pqxx::transaction_base& t, const std::string& i
   g.ranked = row[8].as<bool>();
   g.turn_limit = row[9].as<int>();
   g.cpu_level = row[10].as<int>();
-  auto opts = Parse<v1::RoomSettings>(row[11]);
-  auto it = opts.options().find("show_legal_moves");
-  g.show_legal_moves = it == opts.options().end() || it->second != "off";
+  g.options = Parse<v1::RoomSettings>(row[11]);
+  auto it = g.options.options().find("show_legal_moves");
+  g.show_legal_moves = it == g.options.options().end() || it->second != "off";
   g.deadline_passed = row[12].as<bool>();
+  g.first_seat = row[18].as<int>();
+  g.created_us = row[19].as<int64_t>();
   for (const auto& s : r) {
     g.seats.push_back(SeatRow{s[13].as<int>(), s[14].as<std::string>(), s[15].as<bool>(),
-                              s[16].as<std::string>(), s[17].as<bool>()});
+                              s[16].as<std::string>(), s[17].as<bool>(), s[20].as<std::string>(),
+                              s[21].as<int>(), s[22].as<bool>()});
   }
   return g;
 }
@@ -143,6 +148,41 @@ bool CpuToPlay(const v1::Game& game) {
   return s.is_cpu() || s.controlled_by_cpu_now();
 }
 
+// The game as LoadGame would read it right after Commit's update, built from the row read
+// before (its version check passed, so nothing of it changed but what the update wrote)
+// and the update's RETURNING: one statement fewer per move. Seats' connected flags are
+// those of the read, a few milliseconds old.
+void SnapshotAfterCommit(const GameRow& g, const Applied& a, int to_move, const pqxx::row& ret,
+                         int64_t seq, v1::Game* out) {
+  out->Clear();
+  out->set_id(g.id);
+  out->set_room_id(g.room_id);
+  out->set_kind(g.kind);
+  *out->mutable_options() = g.options.options();
+  out->set_first_seat(g.first_seat);
+  out->set_turn_time_limit_seconds(g.turn_limit);
+  out->set_cpu_level(g.cpu_level);
+  out->set_ranked(g.ranked);
+  out->set_ply(a.view.ply());
+  out->set_to_move(to_move);
+  *out->mutable_view() = a.view;
+  *out->mutable_result() = a.result;
+  if (!ret[0].is_null()) *out->mutable_turn_deadline() = ToTimestamp(ret[0].as<int64_t>());
+  *out->mutable_created_time() = ToTimestamp(g.created_us);
+  if (!ret[1].is_null()) *out->mutable_finished_time() = ToTimestamp(ret[1].as<int64_t>());
+  out->set_seq(seq);
+  for (const SeatRow& s : g.seats) {
+    v1::Seat* seat = out->add_seats();
+    seat->set_seat(s.seat);
+    seat->set_player_id(s.player_id);
+    seat->set_is_cpu(s.player_id.empty());
+    seat->set_display_name(s.display_name);
+    seat->set_team(s.team);
+    seat->set_controlled_by_cpu_now(s.cpu_now);
+    seat->set_connected(s.connected);
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, const GameRow& g,
@@ -168,12 +208,12 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
       "s.game_id = $1 AND s.seat = $5 AND (s.player_id IS NULL OR s.cpu_now)) THEN now() "
       "WHEN $10::float8 > 0 THEN now() + $10::float8 * interval '1 second' END, "
       "cpu_lease_until = NULL WHERE id = $1 AND ply = $2 AND version = $3 AND NOT over "
-      "RETURNING id";
+      "RETURNING id, us(turn_deadline) AS deadline, us(finished_at) AS finished";
   // The move row only if the version check passed: one statement, one round trip.
-  static const std::string kUpdateAndMove =
-      absl::StrCat("WITH u AS (", kUpdate,
-                   ") INSERT INTO moves (game_id, ply, seat, move, events, position, by_cpu) "
-                   "SELECT id, $2, $11, $12, $13, $14, $15 FROM u RETURNING 1");
+  static const std::string kUpdateAndMove = absl::StrCat(
+      "WITH u AS (", kUpdate,
+      "), m AS (INSERT INTO moves (game_id, ply, seat, move, events, position, by_cpu) "
+      "SELECT id, $2, $11, $12, $13, $14, $15 FROM u) SELECT deadline, finished FROM u");
   pqxx::result r;
   if (a.moved) {
     v1::GameActionResponse evs;
@@ -182,18 +222,23 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
                          to_move, Bytes(a.state), Bytes(a.view), Bytes(a.result), over, deadline,
                          seat, Bytes(a.move), Bytes(evs), a.view.position(), by_cpu);
   } else {
-    r = pg::ExecPrepared(t, "commit_action", kUpdate, g.id, g.ply, g.version, a.view.ply(), to_move,
-                         Bytes(a.state), Bytes(a.view), Bytes(a.result), over, deadline);
+    static const std::string kUpdateOnly =
+        absl::StrCat("WITH u AS (", kUpdate, ") SELECT deadline, finished FROM u");
+    r = pg::ExecPrepared(t, "commit_action", kUpdateOnly, g.id, g.ply, g.version, a.view.ply(),
+                         to_move, Bytes(a.state), Bytes(a.view), Bytes(a.result), over, deadline);
   }
   if (r.empty()) {
     return absl::AbortedError("the game moved on meanwhile: re-read it (GetGame) and decide again");
   }
   std::vector<v1::RoomEvent> ev;
-  // A player moving on a seat the CPU was holding takes it back.
+  // A player moving on a seat the CPU was holding takes it back (rare: then the snapshot
+  // is read again, with the seat's new state).
   if (!by_cpu && seat >= 0 && g.seats[seat].cpu_now) {
     if (auto s = Reclaim(t, g.id, g.seats[seat].player_id, &ev); !s.ok()) return s;
+    if (auto s = LoadGame(t, g.id, out); !s.ok()) return s;
+  } else {
+    SnapshotAfterCommit(g, a, to_move, r[0], seq0, out);
   }
-  if (auto s = LoadGame(t, g.id, out); !s.ok()) return s;
   if (a.moved) {
     v1::RoomEvent e;
     auto* mp = e.mutable_move_played();

@@ -24,6 +24,9 @@ struct SeatRow {
   bool cpu_now = false;
   std::string cpu_reason;
   bool away = false;  // the grace clock runs
+  std::string display_name;
+  int team = 0;
+  bool connected = false;  // an open stream in the room (CPU seats: always)
 };
 
 // A game as read for playing.
@@ -37,6 +40,9 @@ struct GameRow {
   int turn_limit = 0, cpu_level = 3;
   bool show_legal_moves = true;
   bool deadline_passed = false;
+  int first_seat = 0;
+  int64_t created_us = 0;
+  v1::RoomSettings options;  // the game's resolved options (in .options())
   std::vector<SeatRow> seats;
   // The seat the player holds, or -1.
   int SeatOf(const std::string& player_id) const;
