@@ -39,12 +39,9 @@ constexpr int kForcedAnswers = 16;  // the forced-mate search skips checks with 
 // and mates made decide the places.) Less than kWin / 2, which ends the deepening.
 constexpr int kMateNow = kWin * 2 / 5;
 
-// Move ordering keys: hash move, captures, checks, killers, then the other quiet moves
-// (those below kKeyKiller are what the beam limits).
+// Move ordering keys: hash move, captures, then the quiet moves (what the beam limits).
 constexpr int kKeyHash = 1 << 24;
 constexpr int kKeyCapture = 100000;
-constexpr int kKeyCheck = 50000;
-constexpr int kKeyKiller = 40000;
 
 // Transposition table: one 16-byte slot per key, cleared per request (repeatable seeded
 // searches); one table per thread.
@@ -101,7 +98,7 @@ uint64_t HashKey(const s4::Position& pos) {
 }
 
 // Does `m` (by pos.to_move) put a live rival king in direct check? Board geometry only
-// (discovered checks are not seen): used for ordering and the forced-mate search.
+// (discovered checks are not seen): the forced-mate search tries only these.
 bool GivesCheck(const s4::Position& pos, s4::Move m) {
   const s4::Tables& t = s4::Tab();
   const int mover = pos.to_move, to = s4::MoveTo(m);
@@ -163,7 +160,7 @@ class Shogi4Searcher {
     s4::GenerateLegal(root, me_, &list);
     std::vector<std::pair<int, s4::Move>> ranked;
     for (s4::Move m : list) ranked.push_back({0, m});
-    Order(root, 0, 0, &ranked);
+    Order(root, 0, &ranked);
     *depth = 0;
     bool mate_now = !mates_;
     for (const auto& [unused, m] : ranked) {
@@ -328,25 +325,18 @@ class Shogi4Searcher {
     return n;
   }
 
-  // Hash move, captures (most valuable victim), checks, killers, then promotions, board
-  // moves, drops.
-  void Order(const s4::Position& pos, int ply, s4::Move hash_move,
+  // Hash move, captures (most valuable victim), then promotions, board moves, drops.
+  // (Checks and killers ahead of the other quiet moves made the bot weaker in matches:
+  // the beam then fills with checking drops that lose the piece.)
+  void Order(const s4::Position& pos, s4::Move hash_move,
              std::vector<std::pair<int, s4::Move>>* moves) const {
     for (auto& [key, m] : *moves) {
-      const s4::Cell victim = pos.board[s4::MoveTo(m)];
       if (m == hash_move) {
         key = kKeyHash;
         continue;
       }
+      const s4::Cell victim = pos.board[s4::MoveTo(m)];
       key = victim ? kKeyCapture + kBoardValue[s4::TypeOf(victim)] : 0;
-      if (!victim) {
-        if (GivesCheck(pos, m))
-          key = kKeyCheck;
-        else if (m == killers_[ply][0])
-          key = kKeyKiller + 2;
-        else if (m == killers_[ply][1])
-          key = kKeyKiller + 1;
-      }
       if (s4::IsPromotion(m)) key += 500;
       if (s4::IsDrop(m)) key -= 100;
     }
@@ -385,7 +375,7 @@ class Shogi4Searcher {
     std::vector<std::pair<int, s4::Move>> moves;
     moves.reserve(list.size);
     for (s4::Move m : list) moves.push_back({0, m});
-    Order(pos, ply, hash_move, &moves);
+    Order(pos, hash_move, &moves);
     const int alpha0 = alpha, beta0 = beta;
     int quiet = 0;
     int best = maxing ? -kInf : kInf;
@@ -404,13 +394,7 @@ class Shogi4Searcher {
         alpha = std::max(alpha, s);
       else
         beta = std::min(beta, s);
-      if (alpha >= beta) {
-        if (!pos.board[s4::MoveTo(m)] && killers_[ply][0] != m) {
-          killers_[ply][1] = killers_[ply][0];
-          killers_[ply][0] = m;
-        }
-        break;
-      }
+      if (alpha >= beta) break;
     }
     const S4Bound bound = best <= alpha0 ? kUpper : best >= beta0 ? kLower : kExact;
     tt_.Store(key, best, best_move, depth, bound);
@@ -439,7 +423,7 @@ class Shogi4Searcher {
     for (s4::Move m : list) {
       if (!s4::IsDrop(m) && pos.board[s4::MoveTo(m)]) caps.push_back({0, m});
     }
-    Order(pos, ply, 0, &caps);
+    Order(pos, 0, &caps);
     int best = stand;
     for (const auto& [key, m] : caps) {
       if (Tick()) return 0;
@@ -470,7 +454,6 @@ class Shogi4Searcher {
   uint64_t nodes_ = 0;
   bool stop_ = false;
   std::unique_ptr<s4::MoveList> lists_[kMaxPly];
-  s4::Move killers_[kMaxPly][2] = {};
   S4Table& tt_;
 };
 
