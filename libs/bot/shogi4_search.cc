@@ -33,7 +33,8 @@ constexpr int kBoardValue[s4::kPieceTypes] = {0, 100, 500, 550, 1000, 0, 600, 58
 constexpr int kHandValue[s4::kHandTypes] = {110, 550, 600, 1100};
 constexpr int kMateBonus = 6000;
 constexpr int kQuiesceDepth = 3;
-constexpr int kForcedAnswers = 16;  // the forced-mate search skips checks with more answers
+constexpr int kForcedAnswers = 16;       // the forced-mate search skips checks with more answers
+constexpr uint64_t kForcedNodes = 1500;  // at most this many moves made by it
 // Root bonus of a move that mates at once and does not end the game: take it. (The
 // paranoid search may see the three rivals mate us right after; real rivals rarely do,
 // and mates made decide the places.) Less than kWin / 2, which ends the deepening.
@@ -237,7 +238,9 @@ class Shogi4Searcher {
     s4::MoveList& mine = *lists_[1];
     mine.size = 0;
     s4::GenerateLegal(root, me_, &mine);
+    const uint64_t stop = nodes_ + kForcedNodes;
     for (s4::Move m : mine) {
+      if (nodes_ >= stop) break;  // a big hand gives many checks: keep the search's nodes
       if (!GivesCheck(root, m)) continue;
       ++nodes_;
       s4::Position c = root;
