@@ -177,6 +177,16 @@ TEST_F(MatchmakingGameTest, ChessThroughInviteCodeToCheckmateThenRematch) {
         << stored.DebugString();
   }
   EXPECT_EQ(Move(mm, &white, gid, 4, "e2e4").error_code(), Code::FAILED_PRECONDITION);
+  {
+    // Three moves committed in one database call each; the mate (the game's end) in a
+    // transaction.
+    auto metrics = HttpGet("127.0.0.1", stack.replica().metrics_port, "/metrics");
+    ASSERT_TRUE(metrics.has_value());
+    EXPECT_EQ(MetricValue(*metrics, "tablero_matchmaking_move_commits_total{path=\"one_call\"}"), 3)
+        << *metrics;
+    EXPECT_EQ(MetricValue(*metrics, "tablero_matchmaking_move_commits_total{path=\"transaction\"}"),
+              1);
+  }
 
   // Everyone, spectators and anonymous watchers included, saw the same events.
   for (Watcher* w : {&ww, &wb, &wf, &anon}) ASSERT_TRUE(w->WaitFor(HasGameOver));

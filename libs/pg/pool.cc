@@ -109,8 +109,11 @@ absl::Status Pool::Tx(const std::function<absl::Status(pqxx::work&)>& fn, int at
   return last;
 }
 
-absl::Status Pool::Read(const std::function<absl::Status(pqxx::transaction_base&)>& fn,
-                        int attempts) {
+// Read and Autocommit: `fn` on a pooled connection outside a transaction, retried while
+// `retry` says the failure left nothing done.
+absl::Status Pool::Untransacted(const std::function<absl::Status(pqxx::transaction_base&)>& fn,
+                                int attempts,
+                                bool (*retry)(const std::exception&, const absl::Status&)) {
   absl::Status last;
   for (int i = 0; i < attempts; ++i) {
     auto conn = Acquire();
@@ -120,10 +123,26 @@ absl::Status Pool::Read(const std::function<absl::Status(pqxx::transaction_base&
       return fn(n);
     } catch (const std::exception& e) {
       last = FromException(e);
-      if (dynamic_cast<const pqxx::broken_connection*>(&e) == nullptr) return last;
+      if (!retry(e, last)) return last;
     }
   }
   return last;
+}
+
+absl::Status Pool::Read(const std::function<absl::Status(pqxx::transaction_base&)>& fn,
+                        int attempts) {
+  // A read may be sent again whatever became of it.
+  return Untransacted(fn, attempts, [](const std::exception& e, const absl::Status&) {
+    return dynamic_cast<const pqxx::broken_connection*>(&e) != nullptr;
+  });
+}
+
+absl::Status Pool::Autocommit(const std::function<absl::Status(pqxx::transaction_base&)>& fn,
+                              int attempts) {
+  // A write only when Postgres rolled it back: a broken connection may hide its commit.
+  return Untransacted(fn, attempts, [](const std::exception&, const absl::Status& s) {
+    return s.code() == absl::StatusCode::kAborted;
+  });
 }
 
 absl::Status Pool::Ping() {

@@ -56,6 +56,13 @@ class Pool {
   absl::Status Read(const std::function<absl::Status(pqxx::transaction_base&)>& fn,
                     int attempts = 3);
 
+  // Runs `fn` outside a transaction, for one statement that writes (it is its own
+  // transaction: all or nothing, and no BEGIN/COMMIT round trips). Retried only when
+  // Postgres rolled it back (serialization failure, deadlock); a broken connection is not
+  // retried, since the statement may have committed.
+  absl::Status Autocommit(const std::function<absl::Status(pqxx::transaction_base&)>& fn,
+                          int attempts = 5);
+
   // Checks that a connection can be made and answers a trivial query.
   absl::Status Ping();
 
@@ -64,6 +71,9 @@ class Pool {
  private:
   friend class Conn;
   void Return(std::unique_ptr<pqxx::connection> c);
+  absl::Status Untransacted(const std::function<absl::Status(pqxx::transaction_base&)>& fn,
+                            int attempts,
+                            bool (*retry)(const std::exception&, const absl::Status&));
 
   std::string url_;
   int size_;

@@ -1,5 +1,7 @@
 #include "services/matchmaking/play.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "libs/pg/prepared.h"
 #include "services/matchmaking/room_store.h"
@@ -39,7 +41,8 @@ absl::StatusOr<GameRow> ReadGame(pqxx::transaction_base& t, const std::string& i
       "coalesce(s.player_id, ''), s.cpu_now, coalesce(s.cpu_reason, ''), "
       "s.away_since IS NOT NULL, g.first_seat, us(g.created_at), s.display_name, s.team, "
       "s.player_id IS NULL OR EXISTS (SELECT 1 FROM connections c WHERE c.room_id = g.room_id "
-      "AND c.player_id = s.player_id AND c.expires_at > now()) "
+      "AND c.player_id = s.player_id AND c.expires_at > now()), "
+      "(SELECT seq FROM rooms WHERE id = g.room_id) "
       "FROM games g JOIN seats s ON s.game_id = g.id WHERE g.id = $1 ORDER BY s.seat",
       id);
   if (r.empty()) return absl::NotFoundError("game not found");
@@ -62,6 +65,7 @@ absl::StatusOr<GameRow> ReadGame(pqxx::transaction_base& t, const std::string& i
   g.deadline_passed = row[12].as<bool>();
   g.first_seat = row[18].as<int>();
   g.created_us = row[19].as<int64_t>();
+  g.room_seq = row[23].is_null() ? 0 : row[23].as<int64_t>();
   for (const auto& s : r) {
     g.seats.push_back(SeatRow{s[13].as<int>(), s[14].as<std::string>(), s[15].as<bool>(),
                               s[16].as<std::string>(), s[17].as<bool>(), s[20].as<std::string>(),
@@ -148,11 +152,63 @@ bool CpuToPlay(const v1::Game& game) {
   return s.is_cpu() || s.controlled_by_cpu_now();
 }
 
+// The room events of what `a` did, before the last (game over, or whose turn it is): the
+// move with its view, checks, resignations and draw offers, eliminations.
+void PlayEvents(int seat, const Applied& a, bool by_cpu, int to_move,
+                std::vector<v1::RoomEvent>* out) {
+  std::vector<v1::RoomEvent>& ev = *out;
+  if (a.moved) {
+    v1::RoomEvent e;
+    auto* mp = e.mutable_move_played();
+    mp->set_seat(seat);
+    *mp->mutable_move() = a.move;
+    mp->set_ply(a.view.ply());
+    for (const auto& pe : a.events) *mp->add_events() = pe;
+    mp->set_to_move(to_move);
+    mp->set_by_cpu(by_cpu);
+    *mp->mutable_view() = a.view;
+    ev.push_back(e);
+    if (a.view.in_check_size() > 0) {
+      v1::RoomEvent c;
+      for (int s : a.view.in_check()) c.mutable_check()->add_seats(s);
+      ev.push_back(c);
+    }
+  }
+  for (const auto& pe : a.events) {
+    v1::RoomEvent e;
+    switch (pe.type()) {
+      case v1::PlayEvent::RESIGNED:
+        e.mutable_resigned()->set_seat(pe.seat());
+        break;
+      case v1::PlayEvent::DRAW_OFFERED:
+        e.mutable_draw_offered()->set_seat(pe.seat());
+        break;
+      case v1::PlayEvent::DRAW_DECLINED:
+        e.mutable_draw_declined()->set_seat(pe.seat());
+        break;
+      default:
+        continue;
+    }
+    ev.push_back(e);
+  }
+  for (const auto& pe : a.events) {
+    if (pe.type() != v1::PlayEvent::ELIMINATION) continue;
+    v1::RoomEvent e;
+    auto* el = e.mutable_elimination();
+    el->set_seat(pe.seat());
+    el->set_by_seat(pe.other());
+    el->set_place(pe.seat() >= 0 && pe.seat() < a.result.places_size() ? a.result.places(pe.seat())
+                                                                       : 0);
+    ev.push_back(e);
+  }
+}
+
 // The game as LoadGame would read it right after Commit's update, built from the row read
 // before (its version check passed, so nothing of it changed but what the update wrote)
 // and the update's RETURNING: one statement fewer per move. Seats' connected flags are
 // those of the read, a few milliseconds old.
-void SnapshotAfterCommit(const GameRow& g, const Applied& a, int to_move, const pqxx::row& ret,
+void SnapshotAfterCommit(const GameRow& g, const Applied& a, int to_move,
+                         std::optional<int64_t> deadline_us, std::optional<int64_t> finished_us,
                          int64_t seq, v1::Game* out) {
   out->Clear();
   out->set_id(g.id);
@@ -167,9 +223,9 @@ void SnapshotAfterCommit(const GameRow& g, const Applied& a, int to_move, const 
   out->set_to_move(to_move);
   *out->mutable_view() = a.view;
   *out->mutable_result() = a.result;
-  if (!ret[0].is_null()) *out->mutable_turn_deadline() = ToTimestamp(ret[0].as<int64_t>());
+  if (deadline_us) *out->mutable_turn_deadline() = ToTimestamp(*deadline_us);
   *out->mutable_created_time() = ToTimestamp(g.created_us);
-  if (!ret[1].is_null()) *out->mutable_finished_time() = ToTimestamp(ret[1].as<int64_t>());
+  if (finished_us) *out->mutable_finished_time() = ToTimestamp(*finished_us);
   out->set_seq(seq);
   for (const SeatRow& s : g.seats) {
     v1::Seat* seat = out->add_seats();
@@ -237,52 +293,12 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
     if (auto s = Reclaim(t, g.id, g.seats[seat].player_id, &ev); !s.ok()) return s;
     if (auto s = LoadGame(t, g.id, out); !s.ok()) return s;
   } else {
-    SnapshotAfterCommit(g, a, to_move, r[0], seq0, out);
+    auto opt = [](const pqxx::field& f) {
+      return f.is_null() ? std::nullopt : std::optional<int64_t>(f.as<int64_t>());
+    };
+    SnapshotAfterCommit(g, a, to_move, opt(r[0][0]), opt(r[0][1]), seq0, out);
   }
-  if (a.moved) {
-    v1::RoomEvent e;
-    auto* mp = e.mutable_move_played();
-    mp->set_seat(seat);
-    *mp->mutable_move() = a.move;
-    mp->set_ply(a.view.ply());
-    for (const auto& pe : a.events) *mp->add_events() = pe;
-    mp->set_to_move(to_move);
-    mp->set_by_cpu(by_cpu);
-    *mp->mutable_view() = a.view;
-    ev.push_back(e);
-    if (a.view.in_check_size() > 0) {
-      v1::RoomEvent c;
-      for (int s : a.view.in_check()) c.mutable_check()->add_seats(s);
-      ev.push_back(c);
-    }
-  }
-  for (const auto& pe : a.events) {
-    v1::RoomEvent e;
-    switch (pe.type()) {
-      case v1::PlayEvent::RESIGNED:
-        e.mutable_resigned()->set_seat(pe.seat());
-        break;
-      case v1::PlayEvent::DRAW_OFFERED:
-        e.mutable_draw_offered()->set_seat(pe.seat());
-        break;
-      case v1::PlayEvent::DRAW_DECLINED:
-        e.mutable_draw_declined()->set_seat(pe.seat());
-        break;
-      default:
-        continue;
-    }
-    ev.push_back(e);
-  }
-  for (const auto& pe : a.events) {
-    if (pe.type() != v1::PlayEvent::ELIMINATION) continue;
-    v1::RoomEvent e;
-    auto* el = e.mutable_elimination();
-    el->set_seat(pe.seat());
-    el->set_by_seat(pe.other());
-    el->set_place(pe.seat() >= 0 && pe.seat() < a.result.places_size() ? a.result.places(pe.seat())
-                                                                       : 0);
-    ev.push_back(e);
-  }
+  PlayEvents(seat, a, by_cpu, to_move, &ev);
   if (over) {
     Finish(t, *out);
     v1::RoomEvent e;
@@ -356,6 +372,62 @@ absl::Status CreateGame(pqxx::transaction_base& t, const v1::Room& room,
   if (!seq.ok()) return seq.status();
   out->set_seq(*seq);
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<v1::RoomEvent>> CommitMove(pg::Pool& pool, const GameRow& g, int seat,
+                                                      const Applied& a, bool by_cpu, v1::Game* out,
+                                                      bool* done) {
+  *done = false;
+  const int to_move = a.view.to_move();
+  if (!a.moved || a.result.over() || to_move < 0 || seat < 0 ||
+      seat >= static_cast<int>(g.seats.size()) || (!by_cpu && g.seats[seat].cpu_now)) {
+    return std::vector<v1::RoomEvent>{};  // Commit's path: the end of a game, a reclaim
+  }
+  const bool timed = g.turn_limit > 0 && HumanSeat(g.seats, to_move);
+  std::optional<int64_t> deadline;  // this replica's clock: events and row agree on it
+  if (timed) deadline = NowUs() + static_cast<int64_t>(g.turn_limit * turn_time_scale * 1e6);
+  v1::GameActionResponse evs;
+  for (const auto& pe : a.events) *evs.add_events() = pe;
+  const pqxx::binarystring move = Bytes(a.move), events = Bytes(evs), state = Bytes(a.state),
+                           view = Bytes(a.view), result = Bytes(a.result);
+  int64_t seq0 = g.room_seq;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    v1::Game snap;
+    SnapshotAfterCommit(g, a, to_move, deadline, std::nullopt, seq0, &snap);
+    std::vector<v1::RoomEvent> ev;
+    PlayEvents(seat, a, by_cpu, to_move, &ev);
+    ev.push_back(TurnEvent(snap, CpuToPlay(snap)));
+    for (auto& e : ev) e.set_game_id(g.id);
+    const std::string bodies = NumberEvents(&ev, seq0);
+    std::string verdict;
+    absl::Status s = pool.Autocommit([&](pqxx::transaction_base& t) {
+      pqxx::result r = pg::ExecPrepared(
+          t, "commit_move_fn",
+          "SELECT commit_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
+          "CASE WHEN $11::bigint IS NULL THEN NULL ELSE to_timestamp($11::bigint / 1e6) END, "
+          "$12, $13, $14, $15, $16, $17::bytea[])",
+          g.id, g.ply, g.version, g.room_id, seq0, a.view.ply(), to_move, state, view, result,
+          deadline, seat, move, events, a.view.position(), by_cpu, bodies);
+      verdict = r[0][0].as<std::string>();
+      if (verdict == "seq")
+        seq0 =
+            pg::ExecPrepared(t, "room_seq", "SELECT seq FROM rooms WHERE id = $1", g.room_id)[0][0]
+                .as<int64_t>();
+      return absl::OkStatus();
+    });
+    if (!s.ok()) return s;
+    if (verdict == "seq") continue;  // other events came first: number ours after them
+    *done = true;
+    if (verdict == "gone") return absl::NotFoundError("room not found");
+    if (verdict != "ok") {
+      return absl::AbortedError(
+          "the game moved on meanwhile: re-read it (GetGame) and decide again");
+    }
+    snap.set_seq(seq0 + static_cast<int64_t>(ev.size()));
+    *out = std::move(snap);
+    return ev;
+  }
+  return std::vector<v1::RoomEvent>{};  // the room kept busy: Commit locks it and waits
 }
 
 }  // namespace tablero::matchmaking

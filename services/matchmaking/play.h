@@ -41,6 +41,7 @@ struct GameRow {
   bool show_legal_moves = true;
   bool deadline_passed = false;
   int first_seat = 0;
+  int64_t room_seq = 0;  // the room's seq at the read
   int64_t created_us = 0;
   v1::RoomSettings options;  // the game's resolved options (in .options())
   std::vector<SeatRow> seats;
@@ -67,6 +68,14 @@ struct Applied {
 absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, const GameRow& g,
                                                   int seat, const Applied& a, bool by_cpu,
                                                   v1::Game* out);
+
+// The common case of Commit in one round trip (the database function commit_move): a
+// move that neither ends the game nor hands a seat back from the CPU. *done false: not
+// such a move (or the room stayed too busy), use Commit. *done true: the status says how
+// it went (ABORTED: the game moved on); on success the caller publishes the room's events.
+absl::StatusOr<std::vector<v1::RoomEvent>> CommitMove(pg::Pool& pool, const GameRow& g, int seat,
+                                                      const Applied& a, bool by_cpu, v1::Game* out,
+                                                      bool* done);
 
 // Turn limits are multiplied by this (tests and demos shorten them); default 1.
 void SetTurnTimeScale(double scale);

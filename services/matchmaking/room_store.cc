@@ -183,6 +183,21 @@ void EventsScope::Note(const std::string& room) {
   if (std::find(rooms_.begin(), rooms_.end(), room) == rooms_.end()) rooms_.push_back(room);
 }
 
+std::string NumberEvents(std::vector<v1::RoomEvent>* events, int64_t seq) {
+  // Every event in one statement: the bodies travel as one bytea[] array literal of hex
+  // strings ("\\x..." unescapes to bytea's \x input).
+  std::string bodies = "{";
+  auto now = ToTimestamp(NowUs());
+  for (v1::RoomEvent& e : *events) {
+    e.set_seq(++seq);
+    *e.mutable_time() = now;
+    absl::StrAppend(&bodies, bodies.size() > 1 ? "," : "", "\"\\\\x",
+                    absl::BytesToHexString(e.SerializeAsString()), "\"");
+  }
+  bodies += "}";
+  return bodies;
+}
+
 absl::StatusOr<int64_t> AppendEvents(pqxx::transaction_base& t, const std::string& room_id,
                                      std::vector<v1::RoomEvent>* events, int64_t locked_seq) {
   int64_t seq = locked_seq;
@@ -198,17 +213,7 @@ absl::StatusOr<int64_t> AppendEvents(pqxx::transaction_base& t, const std::strin
   }
   if (events->empty()) return seq;
   const int64_t first = seq + 1, last = seq + static_cast<int64_t>(events->size());
-  // Every event in one statement with the seq update and the NOTIFY: the bodies travel as
-  // one bytea[] array literal of hex strings ("\\x..." unescapes to bytea's \x input).
-  std::string bodies = "{";
-  auto now = ToTimestamp(NowUs());
-  for (v1::RoomEvent& e : *events) {
-    e.set_seq(++seq);
-    *e.mutable_time() = now;
-    absl::StrAppend(&bodies, bodies.size() > 1 ? "," : "", "\"\\\\x",
-                    absl::BytesToHexString(e.SerializeAsString()), "\"");
-  }
-  bodies += "}";
+  const std::string bodies = NumberEvents(events, seq);
   if (EventsScope* scope = EventsScope::Current(); scope != nullptr) {
     scope->Note(room_id);
     pg::ExecPrepared(t, "append_events",

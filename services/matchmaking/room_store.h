@@ -42,6 +42,10 @@ absl::Status LoadGame(pqxx::transaction_base& t, const std::string& id, v1::Game
 absl::StatusOr<int64_t> AppendEvents(pqxx::transaction_base& t, const std::string& room_id,
                                      std::vector<v1::RoomEvent>* events, int64_t locked_seq = -1);
 
+// Numbers the events from seq + 1 and stamps them with the time; returns their bodies as
+// one bytea[] literal for a statement's parameter.
+std::string NumberEvents(std::vector<v1::RoomEvent>* events, int64_t seq);
+
 // Collects, on this thread, the rooms whose events the transaction now running appended.
 // Open one around a transaction (MatchmakingService::Tx); Reset() at each attempt.
 class EventsScope {
