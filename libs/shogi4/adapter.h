@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "libs/game/codec.h"
 #include "libs/game/game.h"
 #include "libs/shogi4/position.h"
 
@@ -70,6 +71,8 @@ class Shogi4Game final : public game::Game {
   std::vector<game::Event> Apply(const game::Move& parsed, Move m);
   game::Move ToMove(Move m, int seat) const;
   std::string WhyIllegal(Move m) const;
+  // Encode's and EncodeV1's common end: ending, last mover, history, last move.
+  void WriteTail(game::ByteWriter& w) const;
 
   std::shared_ptr<const game::Options> options_;  // shared: decoded states share one copy
   Position pos_;

@@ -129,6 +129,22 @@ std::string PositionText(const Position& pos) {
   return out;
 }
 
+absl::Status PlacePiece(Position& pos, int sq, int type, int owner, int facing, int kings[kSeats]) {
+  if (type == kKing) {
+    if (owner == kOwnerless) return Bad("a king cannot be ownerless");
+    ++kings[owner];
+    pos.king[owner] = static_cast<uint8_t>(sq);
+  } else if (owner != kOwnerless && !pos.Alive(owner)) {
+    return Bad(absl::StrCat("a mated seat (", owner, ") owns only its flipped king"));
+  }
+  if (type == kPawn && Tab().last[facing][sq]) {
+    return Bad(absl::StrCat("unpromoted pawn on ", SquareName(sq), " can never move"));
+  }
+  pos.board[sq] = MakeCell(type, owner, facing);
+  pos.pieces[owner] |= SquareBit(sq);
+  return absl::OkStatus();
+}
+
 absl::Status SetEnding(Position& pos) {
   const Rules& rules = pos.rules;
   // Endings implied by the mates and the move count.
@@ -218,22 +234,11 @@ absl::StatusOr<Position> ParsePosition(absl::string_view text, const Rules& rule
       if (facing < 0) return Bad("facing must be n, e, s or w");
       if (c >= 9) return Bad(absl::StrCat("rank ", r + 1, " has more than 9 squares"));
       int sq = MakeSquare(r, c++);
-      if (type == kKing) {
-        if (owner == kOwnerless) return Bad("a king cannot be ownerless");
-        if (flipped == pos.Alive(owner)) {
-          return Bad(absl::StrCat("seat ", owner, "'s king must be ",
-                                  pos.Alive(owner) ? "K (seat is playing)" : "k (seat is mated)"));
-        }
-        ++kings[owner];
-        pos.king[owner] = static_cast<uint8_t>(sq);
-      } else if (owner != kOwnerless && !pos.Alive(owner)) {
-        return Bad(absl::StrCat("a mated seat (", owner, ") owns only its flipped king"));
+      if (type == kKing && owner != kOwnerless && flipped == pos.Alive(owner)) {
+        return Bad(absl::StrCat("seat ", owner, "'s king must be ",
+                                pos.Alive(owner) ? "K (seat is playing)" : "k (seat is mated)"));
       }
-      if (type == kPawn && Tab().last[facing][sq]) {
-        return Bad(absl::StrCat("unpromoted pawn on ", SquareName(sq), " can never move"));
-      }
-      pos.board[sq] = MakeCell(type, owner, facing);
-      pos.pieces[owner] |= SquareBit(sq);
+      if (absl::Status s = PlacePiece(pos, sq, type, owner, facing, kings); !s.ok()) return s;
       ++total;
     }
     if (c != 9)

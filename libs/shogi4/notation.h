@@ -33,6 +33,10 @@ absl::StatusOr<Position> ParsePosition(absl::string_view text, const Rules& rule
 // The ending implied by pos's mates and move count (pos.over), and the check that the
 // rules allow that many mates; ParsePosition and the binary state decoding share it.
 absl::Status SetEnding(Position& pos);
+// Puts a piece read from a position (text or binary state) on its square, with the checks
+// every reader applies: a king's owner (counted in `kings`), a mated seat's pieces, a pawn
+// that could never move.
+absl::Status PlacePiece(Position& pos, int sq, int type, int owner, int facing, int kings[kSeats]);
 
 }  // namespace tablero::shogi4
 

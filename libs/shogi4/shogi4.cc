@@ -193,18 +193,7 @@ absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
         c != MakeCell(type, owner, facing)) {
       return bad(absl::StrCat("bad cell on ", SquareName(sq)));
     }
-    if (type == kKing) {
-      if (owner == kOwnerless) return bad("a king cannot be ownerless");
-      ++kings[owner];
-      pos.king[owner] = static_cast<uint8_t>(sq);
-    } else if (owner != kOwnerless && !pos.Alive(owner)) {
-      return bad(absl::StrCat("a mated seat (", owner, ") owns only its flipped king"));
-    }
-    if (type == kPawn && Tab().last[facing][sq]) {
-      return bad(absl::StrCat("unpromoted pawn on ", SquareName(sq), " can never move"));
-    }
-    pos.board[sq] = c;
-    pos.pieces[owner] |= SquareBit(sq);
+    if (absl::Status s = PlacePiece(pos, sq, type, owner, facing, kings); !s.ok()) return s;
     ++total;
   }
   for (int s = 0; s < kSeats; ++s) {
@@ -288,6 +277,13 @@ std::string Shogi4Game::Encode() const {
     w.U8(static_cast<uint8_t>(seat | pos_.mated_by[seat] << 4));
   }
   w.Varint(pos_.ply);
+  WriteTail(w);
+  return game::WrapState(game::Kind::kShogi4, kVersion, w.bytes());
+}
+
+// What both versions write after the position: the ending, the last mover, the history
+// and the last move.
+void Shogi4Game::WriteTail(game::ByteWriter& w) const {
   w.U8(static_cast<uint8_t>(pos_.over));
   w.U8(static_cast<uint8_t>(pos_.last_mover + 1));
   w.Varint(history_.size());
@@ -300,7 +296,6 @@ std::string Shogi4Game::Encode() const {
     w.U8(static_cast<uint8_t>(last_move_->seat));
     w.Str(last_move_->notation);
   }
-  return game::WrapState(game::Kind::kShogi4, kVersion, w.bytes());
 }
 
 std::string Shogi4Game::EncodeV1() const {
@@ -311,18 +306,7 @@ std::string Shogi4Game::EncodeV1() const {
     w.Str(value);
   }
   w.Str(shogi4::PositionText(pos_));
-  w.U8(static_cast<uint8_t>(pos_.over));
-  w.U8(static_cast<uint8_t>(pos_.last_mover + 1));
-  w.Varint(history_.size());
-  for (const Entry& e : history_) {
-    w.U64(e.key);
-    w.U8(static_cast<uint8_t>((e.mover + 1) | (e.in_check ? 8 : 0)));
-  }
-  w.U8(last_move_.has_value());
-  if (last_move_) {
-    w.U8(static_cast<uint8_t>(last_move_->seat));
-    w.Str(last_move_->notation);
-  }
+  WriteTail(w);
   return game::WrapState(game::Kind::kShogi4, kVersionText, w.bytes());
 }
 
