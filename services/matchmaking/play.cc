@@ -152,6 +152,13 @@ bool CpuToPlay(const v1::Game& game) {
   return s.is_cpu() || s.controlled_by_cpu_now();
 }
 
+// The play events of a move as its row in `moves` keeps them.
+pqxx::binarystring MoveRecordEvents(const Applied& a) {
+  v1::GameActionResponse evs;
+  for (const auto& pe : a.events) *evs.add_events() = pe;
+  return Bytes(evs);
+}
+
 // The room events of what `a` did, before the last (game over, or whose turn it is): the
 // move with its view, checks, resignations and draw offers, eliminations.
 void PlayEvents(int seat, const Applied& a, bool by_cpu, int to_move,
@@ -272,11 +279,9 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
       "SELECT id, $2, $11, $12, $13, $14, $15 FROM u) SELECT deadline, finished FROM u");
   pqxx::result r;
   if (a.moved) {
-    v1::GameActionResponse evs;
-    for (const auto& pe : a.events) *evs.add_events() = pe;
     r = pg::ExecPrepared(t, "commit_move", kUpdateAndMove, g.id, g.ply, g.version, a.view.ply(),
                          to_move, Bytes(a.state), Bytes(a.view), Bytes(a.result), over, deadline,
-                         seat, Bytes(a.move), Bytes(evs), a.view.position(), by_cpu);
+                         seat, Bytes(a.move), MoveRecordEvents(a), a.view.position(), by_cpu);
   } else {
     static const std::string kUpdateOnly =
         absl::StrCat("WITH u AS (", kUpdate, ") SELECT deadline, finished FROM u");
@@ -386,25 +391,23 @@ absl::StatusOr<std::vector<v1::RoomEvent>> CommitMove(pg::Pool& pool, const Game
   const bool timed = g.turn_limit > 0 && HumanSeat(g.seats, to_move);
   std::optional<int64_t> deadline;  // this replica's clock: events and row agree on it
   if (timed) deadline = NowUs() + static_cast<int64_t>(g.turn_limit * turn_time_scale * 1e6);
-  v1::GameActionResponse evs;
-  for (const auto& pe : a.events) *evs.add_events() = pe;
-  const pqxx::binarystring move = Bytes(a.move), events = Bytes(evs), state = Bytes(a.state),
-                           view = Bytes(a.view), result = Bytes(a.result);
+  const pqxx::binarystring move = Bytes(a.move), events = MoveRecordEvents(a),
+                           state = Bytes(a.state), view = Bytes(a.view), result = Bytes(a.result);
   int64_t seq0 = g.room_seq;
+  v1::Game snap;
+  SnapshotAfterCommit(g, a, to_move, deadline, std::nullopt, seq0, &snap);
+  std::vector<v1::RoomEvent> ev;
+  PlayEvents(seat, a, by_cpu, to_move, &ev);
+  ev.push_back(TurnEvent(snap, CpuToPlay(snap)));
+  for (auto& e : ev) e.set_game_id(g.id);
   for (int attempt = 0; attempt < 5; ++attempt) {
-    v1::Game snap;
-    SnapshotAfterCommit(g, a, to_move, deadline, std::nullopt, seq0, &snap);
-    std::vector<v1::RoomEvent> ev;
-    PlayEvents(seat, a, by_cpu, to_move, &ev);
-    ev.push_back(TurnEvent(snap, CpuToPlay(snap)));
-    for (auto& e : ev) e.set_game_id(g.id);
-    const std::string bodies = NumberEvents(&ev, seq0);
+    const std::string bodies = NumberEvents(&ev, seq0);  // renumbered on each attempt
     std::string verdict;
     absl::Status s = pool.Autocommit([&](pqxx::transaction_base& t) {
       pqxx::result r = pg::ExecPrepared(
           t, "commit_move_fn",
           "SELECT commit_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
-          "CASE WHEN $11::bigint IS NULL THEN NULL ELSE to_timestamp($11::bigint / 1e6) END, "
+          "'epoch'::timestamptz + $11::bigint * interval '1 microsecond', "  // exact; NULL: none
           "$12, $13, $14, $15, $16, $17::bytea[])",
           g.id, g.ply, g.version, g.room_id, seq0, a.view.ply(), to_move, state, view, result,
           deadline, seat, move, events, a.view.position(), by_cpu, bodies);
