@@ -51,47 +51,6 @@ absl::StatusOr<Envelope> UnwrapState(absl::string_view bytes) {
   return env;
 }
 
-void ByteWriter::Varint(uint64_t v) {
-  while (v >= 0x80) {
-    U8(static_cast<uint8_t>(v | 0x80));
-    v >>= 7;
-  }
-  U8(static_cast<uint8_t>(v));
-}
-
-void ByteWriter::Str(absl::string_view s) {
-  Varint(s.size());
-  Raw(s);
-}
-
-void ByteWriter::U64(uint64_t v) {
-  char b[8];
-  for (int i = 0; i < 8; ++i) b[i] = static_cast<char>(v >> (8 * i));
-  out_.append(b, 8);
-}
-
-uint8_t ByteReader::U8() {
-  if (!ok_ || in_.empty()) {
-    ok_ = false;
-    return 0;
-  }
-  uint8_t v = static_cast<uint8_t>(in_[0]);
-  in_.remove_prefix(1);
-  return v;
-}
-
-uint64_t ByteReader::Varint() {
-  uint64_t v = 0;
-  for (int shift = 0; shift < 64; shift += 7) {
-    uint8_t b = U8();
-    if (!ok_) return 0;
-    v |= static_cast<uint64_t>(b & 0x7F) << shift;
-    if (!(b & 0x80)) return v;
-  }
-  ok_ = false;
-  return 0;
-}
-
 std::string ByteReader::Str(size_t max_len) {
   uint64_t n = Varint();
   if (!ok_ || n > max_len || n > in_.size()) {
@@ -101,18 +60,6 @@ std::string ByteReader::Str(size_t max_len) {
   std::string s(in_.substr(0, n));
   in_.remove_prefix(n);
   return s;
-}
-
-uint64_t ByteReader::U64() {
-  if (!ok_ || in_.size() < 8) {
-    ok_ = false;
-    in_ = {};
-    return 0;
-  }
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(static_cast<uint8_t>(in_[i])) << (8 * i);
-  in_.remove_prefix(8);
-  return v;
 }
 
 }  // namespace tablero::game

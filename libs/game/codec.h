@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -31,13 +32,30 @@ struct Envelope {
 // INVALID_ARGUMENT naming the problem: too short/long, bad magic, unknown kind, checksum.
 absl::StatusOr<Envelope> UnwrapState(absl::string_view bytes);
 
+// Inline: decoders and encoders call these once per byte on every rules request.
 class ByteWriter {
  public:
   void U8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
-  void Varint(uint64_t v);
-  void Str(absl::string_view s);  // varint length + bytes
+  void Varint(uint64_t v) {
+    char b[10];
+    int n = 0;
+    while (v >= 0x80) {
+      b[n++] = static_cast<char>(v | 0x80);
+      v >>= 7;
+    }
+    b[n++] = static_cast<char>(v);
+    out_.append(b, n);
+  }
+  void Str(absl::string_view s) {  // varint length + bytes
+    Varint(s.size());
+    Raw(s);
+  }
   void Raw(absl::string_view s) { out_.append(s.data(), s.size()); }
-  void U64(uint64_t v);  // little-endian fixed 8 bytes
+  void U64(uint64_t v) {  // little-endian fixed 8 bytes
+    char b[8];
+    for (int i = 0; i < 8; ++i) b[i] = static_cast<char>(v >> (8 * i));
+    out_.append(b, 8);
+  }
   void Reserve(size_t n) { out_.reserve(n); }
   const std::string& bytes() const { return out_; }
   std::string Take() { return std::move(out_); }
@@ -51,15 +69,43 @@ class ByteWriter {
 class ByteReader {
  public:
   explicit ByteReader(absl::string_view in) : in_(in) {}
-  uint8_t U8();
-  uint64_t Varint();
+  uint8_t U8() {
+    if (!ok_ || in_.empty()) return Fail();
+    const uint8_t v = static_cast<uint8_t>(in_[0]);
+    in_.remove_prefix(1);
+    return v;
+  }
+  uint64_t Varint() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      const uint8_t b = U8();
+      if (!ok_) return 0;
+      v |= static_cast<uint64_t>(b & 0x7F) << shift;
+      if (!(b & 0x80)) return v;
+    }
+    return Fail();
+  }
   std::string Str(size_t max_len = 1 << 16);
-  uint64_t U64();
+  uint64_t U64() {
+    if (!ok_ || in_.size() < 8) {
+      in_ = {};
+      return Fail();
+    }
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(static_cast<uint8_t>(in_[i])) << (8 * i);
+    in_.remove_prefix(8);
+    return v;
+  }
   bool ok() const { return ok_; }
   bool done() const { return in_.empty(); }
   size_t remaining() const { return in_.size(); }
 
  private:
+  uint8_t Fail() {
+    ok_ = false;
+    return 0;
+  }
+
   absl::string_view in_;
   bool ok_ = true;
 };
