@@ -42,7 +42,7 @@ class CheckersGame final : public game::Game {
                                                absl::string_view move_text) override;
   game::Result result() const override;
   std::string Encode() const override;
-  game::PublicView View() const override;
+  void ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const override;
   std::string PositionText() const override;
   absl::StatusOr<std::string> Export(absl::string_view format) const override;
   std::unique_ptr<game::Game> Clone() const override {

@@ -305,18 +305,14 @@ game::Result CheckersGame::result() const {
   return r;
 }
 
-game::PublicView CheckersGame::View() const {
-  game::PublicView v;
-  v.pieces.reserve(st_.layout.seats * st_.layout.pieces());
+void CheckersGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const {
+  pieces->reserve(st_.layout.seats * st_.layout.pieces());
   for (int h = 0; h < kHoles; ++h) {
     const uint8_t c = st_.cell[h];
     if (c == kEmpty) continue;
-    game::PieceView& p = v.pieces.emplace_back();
-    const absl::string_view name = HoleNameView(h);
-    p.square.assign(name.data(), name.size());
-    p.type.assign(1, IsKing(c) ? 'K' : 'o');
-    p.owner = OwnerOf(c);
+    pieces->push_back({HoleNameView(h), IsKing(c) ? "K" : "o", OwnerOf(c), -1, false});
   }
+  game::PublicView& v = *view;
   v.hands.resize(st_.layout.seats);
   v.to_move = st_.to_move;
   for (int s = 0; s < st_.layout.seats; ++s) v.active.push_back(st_.place[s] == 0);
@@ -325,7 +321,6 @@ game::PublicView CheckersGame::View() const {
   }
   v.position = PositionText();
   v.ply = st_.ply;
-  return v;
 }
 
 std::string CheckersGame::PositionText() const { return checkers::PositionText(st_); }

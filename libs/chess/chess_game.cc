@@ -249,18 +249,15 @@ absl::StatusOr<std::vector<Event>> ChessGame::Act(int seat, game::Action action,
   return events;
 }
 
-game::PublicView ChessGame::View() const {
-  game::PublicView v;
-  v.pieces.reserve(32);
+void ChessGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const {
+  pieces->reserve(32);
   for (Square s = 0; s < 64; ++s) {
     const Piece p = pos_.piece_on(s);
     if (p == kNoPiece) continue;
-    game::PieceView pv;
-    pv.square = SquareName(s);
-    pv.type = PieceLetter(TypeOf(p));
-    pv.owner = ColorOf(p);
-    v.pieces.push_back(std::move(pv));
+    pieces->push_back({SquareNameView(s), absl::string_view(&kPieceLetter[TypeOf(p)], 1),
+                       int(ColorOf(p)), -1, false});
   }
+  game::PublicView& v = *view;
   v.hands.resize(2);
   v.to_move = to_move();
   if (pos_.InCheck()) v.in_check.push_back(pos_.side_to_move());
@@ -272,7 +269,6 @@ game::PublicView ChessGame::View() const {
   v.position = pos_.Fen();
   v.ply = ply();
   if (draw_offer_ >= 0) v.draw_offer_by = draw_offer_;
-  return v;
 }
 
 absl::StatusOr<std::string> ChessGame::Export(absl::string_view format) const {

@@ -35,7 +35,7 @@ class ChessGame final : public game::Game {
   game::Result result() const override { return result_; }
 
   std::string Encode() const override;
-  game::PublicView View() const override;
+  void ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const override;
   std::string PositionText() const override { return pos_.Fen(); }
   absl::StatusOr<std::string> Export(absl::string_view format) const override;
   std::unique_ptr<game::Game> Clone() const override;

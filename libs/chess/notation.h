@@ -15,6 +15,8 @@
 namespace tablero::chess {
 
 std::string SquareName(Square s);
+// The same name from a table that lives for the whole process (no string built).
+absl::string_view SquareNameView(Square s);
 absl::StatusOr<Square> ParseSquare(absl::string_view text);
 
 std::string ToUci(Move m);  // "e2e4", "e7e8q", castling as the king's move "e1g1"

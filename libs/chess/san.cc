@@ -50,9 +50,22 @@ bool IsSquare(absl::string_view t) {
 
 }  // namespace
 
-std::string SquareName(Square s) {
-  return std::string{char('a' + FileOf(s)), char('1' + RankOf(s))};
-}
+namespace {
+constexpr auto kSquareNames = [] {
+  struct {
+    char name[64][2];
+  } t{};
+  for (int s = 0; s < 64; ++s) {
+    t.name[s][0] = char('a' + FileOf(s));
+    t.name[s][1] = char('1' + RankOf(s));
+  }
+  return t;
+}();
+}  // namespace
+
+absl::string_view SquareNameView(Square s) { return absl::string_view(kSquareNames.name[s], 2); }
+
+std::string SquareName(Square s) { return std::string(SquareNameView(s)); }
 
 absl::StatusOr<Square> ParseSquare(absl::string_view text) {
   if (!IsSquare(text)) return Malformed("square", text, "expected a1..h8");

@@ -123,6 +123,19 @@ struct PieceView {
   bool flipped = false;  // shogi: the king of a mated player, a permanent obstacle
 };
 
+// A PieceView whose names point into the engine's tables, which live for the whole
+// process: what Game::ViewRefs gives, so that a view of 30-90 pieces builds no string
+// per piece (the rules service writes its answers straight from these).
+struct PieceRef {
+  absl::string_view square;
+  absl::string_view type;
+  int owner = -1;
+  int facing = -1;
+  bool flipped = false;
+};
+
+std::vector<PieceView> ToPieceViews(const std::vector<PieceRef>& refs);
+
 struct PublicView {
   std::vector<PieceView> pieces;
   // Pieces in hand per seat (shogi): seat -> list of (piece letter, count).
@@ -175,7 +188,11 @@ class Game {
   // Compact binary encoding of the full state (options, history needed for repetition,
   // pending offers...). Decode(Encode()) continues the game exactly.
   virtual std::string Encode() const = 0;
-  virtual PublicView View() const = 0;
+  // The view (below) with its pieces as PieceRefs in `pieces`, in the same order;
+  // view->pieces is left empty.
+  virtual void ViewRefs(PublicView* view, std::vector<PieceRef>* pieces) const = 0;
+  // ViewRefs with the pieces made into PieceViews.
+  PublicView View() const;
   virtual std::string PositionText() const = 0;
   // Chess: "fen", "pgn". Others: UNIMPLEMENTED.
   virtual absl::StatusOr<std::string> Export(absl::string_view format) const = 0;

@@ -47,7 +47,7 @@ class Shogi4Game final : public game::Game {
   // The state in encoding version 1 (options as text, position as text), which Decode
   // still reads: for tests, and for a roll-back to a release that reads only version 1.
   std::string EncodeV1() const;
-  game::PublicView View() const override;
+  void ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const override;
   std::string PositionText() const override;
   absl::StatusOr<std::string> Export(absl::string_view format) const override;
   std::unique_ptr<game::Game> Clone() const override;

@@ -357,22 +357,17 @@ game::Result Shogi4Game::result() const {
   return r;
 }
 
-game::PublicView Shogi4Game::View() const {
-  game::PublicView v;
-  v.pieces.reserve(96);
+void Shogi4Game::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const {
+  pieces->reserve(96);
   for (int sq = 0; sq < kSquares; ++sq) {
     Cell c = pos_.board[sq];
     if (c == 0) continue;
-    game::PieceView& p = v.pieces.emplace_back();
-    const char name[2] = {static_cast<char>('9' - ColOf(sq)), static_cast<char>('a' + RankOf(sq))};
-    p.square.assign(name, 2);
     const int type = TypeOf(c);
-    if (type >= kProPawn) p.type.push_back('+');
-    p.type.push_back(PieceName(type).back());
-    p.owner = OwnerOf(c) == kOwnerless ? -1 : OwnerOf(c);
-    p.facing = FacingOf(c);
-    p.flipped = type == kKing && !pos_.Alive(OwnerOf(c));
+    pieces->push_back({SquareNameView(sq), PieceNameView(type),
+                       OwnerOf(c) == kOwnerless ? -1 : OwnerOf(c), FacingOf(c),
+                       type == kKing && !pos_.Alive(OwnerOf(c))});
   }
+  game::PublicView& v = *view;
   static constexpr int kOrder[kHandTypes] = {kRook, kGold, kSilver, kPawn};
   v.hands.resize(kSeats);
   for (int s = 0; s < kSeats; ++s) {
@@ -390,7 +385,6 @@ game::PublicView Shogi4Game::View() const {
   v.last_move = last_move_;
   v.position = PositionText();
   v.ply = ply();
-  return v;
 }
 
 std::string Shogi4Game::PositionText() const { return shogi4::PositionText(pos_); }

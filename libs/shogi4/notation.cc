@@ -38,12 +38,32 @@ int LetterType(char ch) {
 
 }  // namespace
 
-std::string SquareName(int sq) {
-  std::string s;
-  s.push_back(static_cast<char>('9' - ColOf(sq)));
-  s.push_back(static_cast<char>('a' + RankOf(sq)));
-  return s;
+namespace {
+constexpr auto kNames = [] {
+  struct {
+    char square[kSquares][2];
+    char piece[kPieceTypes][2];  // "+" first when promoted
+  } t{};
+  for (int sq = 0; sq < kSquares; ++sq) {
+    t.square[sq][0] = static_cast<char>('9' - ColOf(sq));
+    t.square[sq][1] = static_cast<char>('a' + RankOf(sq));
+  }
+  for (int type = 0; type < kPieceTypes; ++type) {
+    t.piece[type][0] = type >= kProPawn ? '+' : kLetters[type];
+    t.piece[type][1] = kLetters[type];
+  }
+  return t;
+}();
+}  // namespace
+
+absl::string_view SquareNameView(int sq) { return absl::string_view(kNames.square[sq], 2); }
+
+absl::string_view PieceNameView(int type) {
+  return type >= kProPawn ? absl::string_view(kNames.piece[type], 2)
+                          : absl::string_view(kNames.piece[type], 1);
 }
+
+std::string SquareName(int sq) { return std::string(SquareNameView(sq)); }
 
 absl::StatusOr<int> ParseSquare(absl::string_view text) {
   if (text.size() != 2 || text[0] < '1' || text[0] > '9' || text[1] < 'a' || text[1] > 'i') {
@@ -53,12 +73,7 @@ absl::StatusOr<int> ParseSquare(absl::string_view text) {
   return MakeSquare(text[1] - 'a', '9' - text[0]);
 }
 
-std::string PieceName(int type) {
-  std::string s;
-  if (type >= kProPawn) s.push_back('+');
-  s.push_back(kLetters[type]);
-  return s;
-}
+std::string PieceName(int type) { return std::string(PieceNameView(type)); }
 
 std::string MoveText(Move m) {
   if (IsDrop(m)) return absl::StrCat(PieceName(DropType(m)), "*", SquareName(MoveTo(m)));

@@ -18,6 +18,9 @@
 namespace tablero::shogi4 {
 
 std::string SquareName(int sq);
+// SquareName and PieceName from tables that live for the whole process (no string built).
+absl::string_view SquareNameView(int sq);
+absl::string_view PieceNameView(int type);
 absl::StatusOr<int> ParseSquare(absl::string_view text);
 // "P", "S", "G", "R", "K", "+P", "+S", "+R".
 std::string PieceName(int type);

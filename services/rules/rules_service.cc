@@ -275,7 +275,7 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const v1::ApplyMo
   metrics.moves->Increment();
 
   out->state = game.Encode();
-  out->view = game.View();
+  game.ViewRefs(&out->view, &out->pieces);
   // Text moves come back from the parser fully filled in; a structured move is completed
   // by the engine's record of the last move (notation computed before the move).
   if (!text && out->view.last_move) move = *out->view.last_move;
@@ -291,6 +291,7 @@ grpc::Status RulesService::ApplyMove(grpc::ServerContextBase* ctx, const v1::App
   Applied a;
   if (grpc::Status s = Apply(ctx, req, &a); !s.ok()) return s;
   resp->set_state(std::move(a.state));
+  a.view.pieces = game::ToPieceViews(a.pieces);
   ToProto(a.move, resp->mutable_move());
   ToProto(std::move(a.view), resp->mutable_view());
   AddEvents(a.events, resp->mutable_events());
@@ -302,7 +303,7 @@ grpc::Status RulesService::ApplyMoveWire(grpc::ServerContextBase* ctx,
                                          const v1::ApplyMoveRequest* req, std::string* answer) {
   Applied a;
   if (grpc::Status s = Apply(ctx, req, &a); !s.ok()) return s;
-  AppendApplyMoveResponse(a.state, a.view, a.events, a.result, a.move, answer);
+  AppendApplyMoveResponse(a.state, a.view, a.pieces, a.events, a.result, a.move, answer);
   return grpc::Status::OK;
 }
 

@@ -72,7 +72,8 @@ class RulesService final {
   // Everything ApplyMove answers, before it becomes protobuf or wire bytes.
   struct Applied {
     std::string state;
-    game::PublicView view;
+    game::PublicView view;  // without its pieces: they are in `pieces`
+    std::vector<game::PieceRef> pieces;
     std::vector<game::Event> events;
     game::Result result;
     game::Move move;

@@ -100,7 +100,7 @@ class Writer {
   }
   // A PieceView in pieces (field 1 of PublicView), in one go when its length fits a byte
   // (always, for the engines' short names): one bounds check, no length fix-up.
-  void Piece(const game::PieceView& p) {
+  void Piece(const game::PieceRef& p) {
     const size_t sq = p.square.size(), ty = p.type.size();
     // The body is at most (2 + sq) + (2 + ty) + 2 * 11 + 2 bytes: under 128 below 96.
     if (sq + ty >= 96) return SlowPiece(p);
@@ -112,14 +112,12 @@ class Writer {
     if (sq) {
       *p_++ = static_cast<char>(f::kPieceSquare << 3 | kLengthDelimited);
       *p_++ = static_cast<char>(sq);
-      std::memcpy(p_, p.square.data(), sq);
-      p_ += sq;
+      Short(p.square);
     }
     if (ty) {
       *p_++ = static_cast<char>(f::kPieceType << 3 | kLengthDelimited);
       *p_++ = static_cast<char>(ty);
-      std::memcpy(p_, p.type.data(), ty);
-      p_ += ty;
+      Short(p.type);
     }
     if (p.owner) {
       *p_++ = static_cast<char>(f::kPieceOwner << 3 | kVarint);
@@ -135,7 +133,7 @@ class Writer {
     }
     *len = static_cast<char>(p_ - body);
   }
-  void SlowPiece(const game::PieceView& p) {
+  void SlowPiece(const game::PieceRef& p) {
     const size_t at = Begin(f::kViewPieces);
     String(f::kPieceSquare, p.square);
     String(f::kPieceType, p.type);
@@ -167,6 +165,15 @@ class Writer {
     p_ = out_->data() + at;
     end_ = out_->data() + out_->size();
   }
+  // A few bytes (a square or piece name), room ensured: a call to memcpy costs more.
+  void Short(absl::string_view s) {
+    if (s.size() > 8) {
+      std::memcpy(p_, s.data(), s.size());
+      p_ += s.size();
+      return;
+    }
+    for (char c : s) *p_++ = c;
+  }
   // A varint; room for it was ensured.
   void Put(uint64_t v) {
     while (v >= 0x80) {
@@ -190,8 +197,8 @@ void WriteMove(const game::Move& m, Writer& w) {
   w.String(f::kMoveDisplay, m.display);
 }
 
-void WriteView(const game::PublicView& v, Writer& w) {
-  for (const game::PieceView& p : v.pieces) w.Piece(p);
+void WriteView(const game::PublicView& v, const std::vector<game::PieceRef>& pieces, Writer& w) {
+  for (const game::PieceRef& p : pieces) w.Piece(p);
   for (size_t seat = 0; seat < v.hands.size(); ++seat) {
     const size_t at = w.Begin(f::kViewHands);
     w.Int32(f::kHandSeat, static_cast<int>(seat));
@@ -224,12 +231,13 @@ void WriteView(const game::PublicView& v, Writer& w) {
 }  // namespace
 
 void AppendApplyMoveResponse(absl::string_view state, const game::PublicView& view,
+                             const std::vector<game::PieceRef>& pieces,
                              const std::vector<game::Event>& events, const game::Result& result,
                              const game::Move& move, std::string* out) {
   Writer w(out);
   w.String(f::kAnswerState, state);
   size_t at = w.Begin(f::kAnswerView);
-  WriteView(view, w);
+  WriteView(view, pieces, w);
   w.End(at);
   for (const game::Event& e : events) {
     at = w.Begin(f::kAnswerEvents);

@@ -16,8 +16,10 @@
 
 namespace tablero::rules {
 
-// Appends a tablero.v1.ApplyMoveResponse{state, view, events, result, move} to `out`.
+// Appends a tablero.v1.ApplyMoveResponse{state, view, events, result, move} to `out`; the
+// view's pieces are `pieces` (view.pieces is not read).
 void AppendApplyMoveResponse(absl::string_view state, const game::PublicView& view,
+                             const std::vector<game::PieceRef>& pieces,
                              const std::vector<game::Event>& events, const game::Result& result,
                              const game::Move& move, std::string* out);
 

@@ -116,7 +116,10 @@ TEST(Wire, LongAndNegativeFields) {
   r.places = {1, 0, 300};
   r.reason = "checkmate";
   std::string wire;
-  AppendApplyMoveResponse(std::string(5000, 's'), v, events, r, m, &wire);
+  std::vector<game::PieceRef> pieces;
+  for (const game::PieceView& p : v.pieces)
+    pieces.push_back({p.square, p.type, p.owner, p.facing, p.flipped});
+  AppendApplyMoveResponse(std::string(5000, 's'), v, pieces, events, r, m, &wire);
   v1::ApplyMoveResponse parsed;
   ASSERT_TRUE(parsed.ParseFromString(wire));
   EXPECT_EQ(parsed.SerializeAsString(), wire);
