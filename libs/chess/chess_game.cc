@@ -87,7 +87,9 @@ absl::StatusOr<game::Move> ChessGame::ParseMove(absl::string_view text) const {
   if (result_.over) return GameOver();
   auto m = ParseMoveText(pos_, text);
   if (!m.ok()) return m.status();
-  return ToGameMove(pos_, *m);
+  game::Move g = ToGameMove(pos_, *m);
+  parsed_.emplace(g, *m);
+  return g;
 }
 
 absl::StatusOr<std::vector<Event>> ChessGame::Play(const game::Move& move) {
@@ -95,6 +97,13 @@ absl::StatusOr<std::vector<Event>> ChessGame::Play(const game::Move& move) {
   if (move.seat != to_move()) {
     return absl::FailedPreconditionError(
         absl::StrCat("it is seat ", to_move(), "'s turn, not seat ", move.seat, "'s"));
+  }
+  if (parsed_ && parsed_->first == move) {  // just parsed: legal, SAN written
+    const auto [parsed, m] = *std::move(parsed_);
+    std::vector<Event> events;
+    ApplyMove(m, &events, &parsed.display);
+    last_ = std::move(parsed);
+    return events;
   }
   if (move.path.size() != 2 || !move.drop.empty()) {
     return absl::InvalidArgumentError("a chess move has a path of two squares and no drop");
@@ -115,10 +124,12 @@ absl::StatusOr<std::vector<Event>> ChessGame::Play(const game::Move& move) {
   return events;
 }
 
-void ChessGame::ApplyMove(Move m, std::vector<Event>* events) {
+void ChessGame::ApplyMove(Move m, std::vector<Event>* events, const std::string* san) {
   const int seat = pos_.side_to_move(), other = 1 - seat;
+  parsed_.reset();
+  last_.reset();
   if (events) {
-    events->push_back({EventType::kMove, seat, -1, ToSan(pos_, m)});
+    events->push_back({EventType::kMove, seat, -1, san ? *san : ToSan(pos_, m)});
     if (m.kind() == Move::kEnPassant) {
       events->push_back({EventType::kCapture, seat, other, "P"});
     } else if (m.kind() != Move::kCastling && pos_.piece_on(m.to()) != kNoPiece) {
@@ -265,7 +276,11 @@ void ChessGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pi
   if (result_.over) {
     for (int s = 0; s < 2; ++s) v.active[s] = result_.places[s] == 1;
   }
-  if (!moves_.empty()) v.last_move = ToGameMove(prev_, moves_.back());
+  if (last_) {
+    v.last_move = last_;
+  } else if (!moves_.empty()) {
+    v.last_move = ToGameMove(prev_, moves_.back());
+  }
   v.position = pos_.Fen();
   v.ply = ply();
   if (draw_offer_ >= 0) v.draw_offer_by = draw_offer_;

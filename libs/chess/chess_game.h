@@ -4,7 +4,9 @@
 #define TABLERO_LIBS_CHESS_CHESS_GAME_H_
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libs/chess/position.h"
@@ -66,7 +68,8 @@ class ChessGame final : public game::Game {
   ChessGame(std::shared_ptr<const game::Options> options, const Position& start, bool evaluate);
   absl::Status RestoreEnding(Ending ending, int seat, int draw_offer);
   game::Move ToGameMove(const Position& pos, Move m) const;
-  void ApplyMove(Move m, std::vector<game::Event>* events);
+  // `san`: m's SAN when the caller has it (else computed for the move event).
+  void ApplyMove(Move m, std::vector<game::Event>* events, const std::string* san = nullptr);
   void Evaluate(std::vector<game::Event>* events);  // automatic endings after a move
   void Finish(int winner, const std::string& reason, std::vector<game::Event>* events);
   // "threefold_repetition" / "fifty_moves" if the position allows a FIDE claim, else empty.
@@ -86,6 +89,12 @@ class ChessGame final : public game::Game {
   Ending ending_ = Ending::kNone;
   int ending_seat_ = -1;  // the resigning seat
   game::Result result_;
+  // The last move ParseMove accepted, as answered and as the engine's move, so that Play
+  // of that same move neither parses it nor writes its SAN again; ApplyMove clears it
+  // (only it changes the state).
+  mutable std::optional<std::pair<game::Move, Move>> parsed_;
+  // The last move as Play answered it, for View (empty: View describes it from prev_).
+  std::optional<game::Move> last_;
 };
 
 // The key used for repetition: the Zobrist key without the en passant file unless an en
