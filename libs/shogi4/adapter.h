@@ -9,7 +9,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "libs/game/codec.h"
 #include "libs/game/game.h"
 #include "libs/shogi4/position.h"
@@ -66,7 +65,12 @@ class Shogi4Game final : public game::Game {
   void Legal(const Position& pos, std::vector<Move>* out) const;
   // Would `m` (position-legal) make the fourth occurrence as a perpetual checker?
   bool PerpetualCheck(const Position& pos, Move m) const;
-  void Record(const Position& pos);
+  // Appends `pos` (whose Key is `key`) to the history.
+  void Record(const Position& pos, uint64_t key);
+  // Times `key` occurs in history_. A scan: the history is at most the plies since the
+  // last mate, and a map of counts rebuilt on every decode cost more than every scan a
+  // move needs (a count matters only once some position was seen three times).
+  int Count(uint64_t key) const;
   // Plays `m` (legal, of the seat to move; `parsed` its structured form): events.
   std::vector<game::Event> Apply(const game::Move& parsed, Move m);
   game::Move ToMove(Move m, int seat) const;
@@ -76,9 +80,12 @@ class Shogi4Game final : public game::Game {
 
   std::shared_ptr<const game::Options> options_;  // shared: decoded states share one copy
   Position pos_;
+  // Decode fills history_ itself: no entry for the start.
+  struct Empty {};
+  Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos, Empty);
+
   std::vector<Entry> history_;  // since the last mate (older positions cannot recur)
-  absl::flat_hash_map<uint64_t, int> counts_;
-  int triples_ = 0;  // keys seen three times: only then can a move be refused or end it
+  int triples_ = 0;             // keys seen three times: only then can a move be refused or end it
   std::optional<game::Move> last_move_;
   // The last move ParseMove accepted (its structured form and engine move), so that Play
   // of that same move in the same state does not validate it a second time. Only Play

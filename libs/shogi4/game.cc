@@ -49,16 +49,27 @@ Shogi4Game::Shogi4Game(game::Options options, const Position& pos)
 
 Shogi4Game::Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos)
     : options_(std::move(options)), pos_(pos) {
-  Record(pos_);
+  Record(pos_, Key(pos_));
 }
 
-void Shogi4Game::Record(const Position& pos) {
+Shogi4Game::Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos, Empty)
+    : options_(std::move(options)), pos_(pos) {}
+
+int Shogi4Game::Count(uint64_t key) const {
+  int n = 0;
+  for (const Entry& e : history_) n += e.key == key;
+  return n;
+}
+
+void Shogi4Game::Record(const Position& pos, uint64_t key) {
   Entry e;
-  e.key = Key(pos);
+  e.key = key;
   e.mover = pos.last_mover;
   e.in_check = InCheck(pos, pos.to_move);
   history_.push_back(e);
-  if (++counts_[e.key] == 3) ++triples_;
+  if (triples_ > 0 || history_.size() >= 3) {
+    if (Count(key) == 3) ++triples_;
+  }
 }
 
 bool Shogi4Game::PerpetualCheck(const Position& pos, Move m) const {
@@ -66,8 +77,7 @@ bool Shogi4Game::PerpetualCheck(const Position& pos, Move m) const {
   DoMove(c, m);
   c.to_move = static_cast<int8_t>(PickNext(c, c.last_mover));
   const uint64_t key = Key(c);
-  auto it = counts_.find(key);
-  if (it == counts_.end() || it->second < 3) return false;
+  if (Count(key) < 3) return false;
   // The stretch since the first occurrence: every move of X gave check, every other move
   // answered one. Move j leads from history_[j - 1] to history_[j].
   const int x = pos.to_move;
@@ -294,10 +304,10 @@ std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
   // was refused above).
   Position probe = pos_;
   probe.to_move = static_cast<int8_t>(PickNext(probe, s));
-  auto it = counts_.find(Key(probe));
-  if (it != counts_.end() && it->second >= 3) {
+  const uint64_t key = Key(probe);
+  if (triples_ > 0 && Count(key) >= 3) {
     pos_ = probe;
-    Record(pos_);
+    Record(pos_, key);
     pos_.over = EndReason::kFourthOccurrence;
   } else {
     bool mated = false;
@@ -307,11 +317,12 @@ std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
           if (triples_ == 0) return HasLegalMove(p, seat);
           Position q = p;
           q.to_move = static_cast<int8_t>(seat);
-          Record(q);  // tentatively: the perpetual-check rule looks at this position too
+          // Tentatively: the perpetual-check rule looks at this position too.
+          const uint64_t k = Key(q);
+          Record(q, k);
           std::vector<Move> moves;
           Legal(q, &moves);
-          uint64_t key = history_.back().key;
-          if (counts_[key]-- == 3) --triples_;
+          if (Count(k) == 3) --triples_;
           history_.pop_back();
           return !moves.empty();
         },
@@ -324,10 +335,10 @@ std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
         });
     if (mated) {  // positions before a mate can never recur
       history_.clear();
-      counts_.clear();
       triples_ = 0;
     }
-    Record(pos_);
+    // Without a mate only the seat to move changed, to the probe's: the same key.
+    Record(pos_, mated ? Key(pos_) : key);
   }
   for (int seat = 0; seat < kSeats; ++seat) {
     if (!pos_.Alive(seat)) continue;

@@ -1,6 +1,9 @@
 // Registry entry points, the option table, and the state encoding.
 #include "libs/shogi4/shogi4.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "libs/game/codec.h"
@@ -358,24 +361,32 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   if (n_history == 0 || n_history > r.remaining() / 9 || n_history > pos->ply + 1u) {
     return bad("bad history length");
   }
-  auto g = std::make_unique<Shogi4Game>(std::move(options), *pos);
-  g->history_.clear();
-  g->counts_.clear();
-  g->triples_ = 0;
-  g->history_.reserve(n_history);
-  g->counts_.reserve(n_history);
-  for (uint64_t i = 0; i < n_history; ++i) {
-    Entry e;
+  std::unique_ptr<Shogi4Game> g(new Shogi4Game(std::move(options), *pos, Shogi4Game::Empty{}));
+  g->history_.resize(n_history);
+  for (Entry& e : g->history_) {
     e.key = r.U64();
     uint8_t b = r.U8();
     if ((b & 7) > kSeats || (b >> 4) != 0) return bad("bad history entry");
     e.mover = static_cast<int8_t>((b & 7) - 1);
     e.in_check = (b & 8) != 0;
-    int n = ++g->counts_[e.key];
-    if (n == 3) ++g->triples_;
-    if (n > 4 || (n == 4 && i + 1 != n_history)) return bad("impossible repetition count");
-    g->history_.push_back(e);
   }
+  // The repetition counts, from a sorted copy of the keys (no map per decode): none over
+  // four, four only for the position the history ends at (the fourth occurrence ends the
+  // game), and how many were seen three times or more.
+  thread_local std::vector<uint64_t> keys;
+  keys.clear();
+  for (const Entry& e : g->history_) keys.push_back(e.key);
+  std::sort(keys.begin(), keys.end());
+  const uint64_t last = g->history_.back().key;
+  int last_count = 0;
+  for (size_t i = 0, j; i < keys.size(); i = j) {
+    for (j = i + 1; j < keys.size() && keys[j] == keys[i];) ++j;
+    const size_t n = j - i;
+    if (n >= 3) ++g->triples_;
+    if (keys[i] == last) last_count = static_cast<int>(n);
+    if (n > 4 || (n == 4 && keys[i] != last)) return bad("impossible repetition count");
+  }
+  if (keys.capacity() > (1 << 14)) std::vector<uint64_t>().swap(keys);  // a rare huge state
   if (r.U8() != 0) {
     uint8_t seat = r.U8();
     std::string notation = r.Str(16);
@@ -392,14 +403,13 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   if (over == static_cast<uint8_t>(EndReason::kFourthOccurrence)) {
     // (The move limit may have been reached by the same move.)
     EndReason shown = g->pos_.over;
-    if ((shown != EndReason::kNone && shown != EndReason::kMoveLimit) ||
-        g->counts_[back.key] != 4) {
+    if ((shown != EndReason::kNone && shown != EndReason::kMoveLimit) || last_count != 4) {
       return bad("fourth occurrence not shown by the history");
     }
     g->pos_.over = EndReason::kFourthOccurrence;
   } else if (over != static_cast<uint8_t>(g->pos_.over)) {
     return bad("the recorded ending does not match the position");
-  } else if (g->counts_[back.key] > 3) {
+  } else if (last_count > 3) {
     return bad("impossible repetition count");
   }
   if (back.in_check != InCheck(g->pos_, g->pos_.to_move)) return bad("history check flag");
