@@ -3,14 +3,19 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "libs/game/text_buffer.h"
 
 namespace tablero::checkers {
 
-absl::string_view HoleNameView(int hole) {
-  struct Names {
-    char text[kHoles][4];
-    uint8_t len[kHoles];
-  };
+namespace {
+
+struct Names {
+  char text[kHoles][4];
+  uint8_t len[kHoles];
+  absl::string_view operator[](int hole) const { return absl::string_view(text[hole], len[hole]); }
+};
+
+const Names& HoleNames() {
   static const Names* names = [] {
     auto* n = new Names;
     for (int h = 0; h < kHoles; ++h) {
@@ -21,8 +26,14 @@ absl::string_view HoleNameView(int hole) {
     }
     return n;
   }();
+  return *names;
+}
+
+}  // namespace
+
+absl::string_view HoleNameView(int hole) {
   if (hole < 0 || hole >= kHoles) return "?";
-  return absl::string_view(names->text[hole], names->len[hole]);
+  return HoleNames()[hole];
 }
 
 std::string HoleName(int hole) { return std::string(HoleNameView(hole)); }
@@ -79,36 +90,35 @@ std::string PositionText(const State& st) {
     const int s = OwnerOf(c);
     if (s < n) holes[s][count[s]++] = static_cast<uint8_t>(h);
   }
-  std::string out;
-  out.reserve(4 * kHoles);
+  const Names& names = HoleNames();
+  game::TextBuffer out;
   for (int s = 0; s < n; ++s) {
-    if (s > 0) out.push_back('/');
+    if (s > 0) out.Put('/');
     for (int i = 0; i < count[s]; ++i) {
-      if (i > 0) out.push_back(',');
+      if (i > 0) out.Put(',');
       const int h = holes[s][i];
-      if (IsKing(st.cell[h])) out.push_back('K');
-      const absl::string_view name = HoleNameView(h);
-      out.append(name.data(), name.size());
+      if (IsKing(st.cell[h])) out.Put('K');
+      out.Append(names[h]);
     }
   }
-  out.push_back(' ');
+  out.Put(' ');
   if (st.to_move < 0) {
-    out.push_back('-');
+    out.Put('-');
   } else {
-    absl::StrAppend(&out, st.to_move);
+    out.Number(st.to_move);
   }
-  out.push_back(' ');
+  out.Put(' ');
   bool placed = false;
   for (int s = 0; s < n; ++s) placed |= st.place[s] != 0;
   if (!placed) {
-    out.push_back('-');
+    out.Put('-');
   } else {
     for (int s = 0; s < n; ++s) {
-      if (s > 0) out.push_back(',');
-      absl::StrAppend(&out, static_cast<int>(st.place[s]));
+      if (s > 0) out.Put(',');
+      out.Number(static_cast<int>(st.place[s]));
     }
   }
-  return out;
+  return out.Take();
 }
 
 absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Layout& layout) {

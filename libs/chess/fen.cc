@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "libs/chess/movegen.h"
 #include "libs/chess/position.h"
+#include "libs/game/text_buffer.h"
 
 namespace tablero::chess {
 namespace {
@@ -140,7 +141,7 @@ absl::StatusOr<Position> Position::ParseFen(absl::string_view fen) {
 }
 
 std::string Position::Fen() const {
-  std::string out;
+  game::TextBuffer out;
   for (int r = 7; r >= 0; --r) {
     int empty = 0;
     for (int f = 0; f < 8; ++f) {
@@ -149,27 +150,31 @@ std::string Position::Fen() const {
         ++empty;
         continue;
       }
-      if (empty) out += char('0' + empty);
+      if (empty) out.Put(char('0' + empty));
       empty = 0;
-      out += kPieceChars[p];
+      out.Put(kPieceChars[p]);
     }
-    if (empty) out += char('0' + empty);
-    if (r) out += '/';
+    if (empty) out.Put(char('0' + empty));
+    if (r) out.Put('/');
   }
-  out += side_ == kWhite ? " w " : " b ";
-  if (!castling_) out += '-';
-  if (castling_ & kWhiteOO) out += 'K';
-  if (castling_ & kWhiteOOO) out += 'Q';
-  if (castling_ & kBlackOO) out += 'k';
-  if (castling_ & kBlackOOO) out += 'q';
+  out.Append(side_ == kWhite ? " w " : " b ");
+  if (!castling_) out.Put('-');
+  if (castling_ & kWhiteOO) out.Put('K');
+  if (castling_ & kWhiteOOO) out.Put('Q');
+  if (castling_ & kBlackOO) out.Put('k');
+  if (castling_ & kBlackOOO) out.Put('q');
+  out.Put(' ');
   if (HasLegalEnPassant(*this)) {
-    absl::StrAppend(&out, " ", std::string(1, char('a' + FileOf(ep_))),
-                    std::string(1, char('1' + RankOf(ep_))));
+    out.Put(char('a' + FileOf(ep_)));
+    out.Put(char('1' + RankOf(ep_)));
   } else {
-    out += " -";
+    out.Put('-');
   }
-  absl::StrAppend(&out, " ", halfmove_, " ", fullmove_);
-  return out;
+  out.Put(' ');
+  out.Number(int(halfmove_));
+  out.Put(' ');
+  out.Number(int(fullmove_));
+  return out.Take();
 }
 
 }  // namespace tablero::chess

@@ -5,6 +5,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "libs/game/text_buffer.h"
 #include "libs/shogi4/tables.h"
 
 namespace tablero::shogi4 {
@@ -100,9 +101,9 @@ absl::StatusOr<Move> ParseMoveText(absl::string_view text) {
 }
 
 std::string PositionText(const Position& pos) {
-  std::string out;
+  game::TextBuffer out;
   for (int r = 0; r < 9; ++r) {
-    if (r > 0) out.push_back('/');
+    if (r > 0) out.Put('/');
     int empty = 0;
     for (int c = 0; c < 9; ++c) {
       Cell cell = pos.board[MakeSquare(r, c)];
@@ -110,38 +111,42 @@ std::string PositionText(const Position& pos) {
         ++empty;
         continue;
       }
-      if (empty > 0) out.push_back(static_cast<char>('0' + empty));
+      if (empty > 0) out.Put(static_cast<char>('0' + empty));
       empty = 0;
       int type = TypeOf(cell), owner = OwnerOf(cell);
-      if (type >= kProPawn) out.push_back('+');
+      if (type >= kProPawn) out.Put('+');
       bool flipped = type == kKing && !pos.Alive(owner);
-      out.push_back(flipped ? 'k' : kLetters[type]);
-      out.push_back(owner == kOwnerless ? 'x' : static_cast<char>('0' + owner));
-      out.push_back(kFacings[FacingOf(cell)]);
+      out.Put(flipped ? 'k' : kLetters[type]);
+      out.Put(owner == kOwnerless ? 'x' : static_cast<char>('0' + owner));
+      out.Put(kFacings[FacingOf(cell)]);
     }
-    if (empty > 0) out.push_back(static_cast<char>('0' + empty));
+    if (empty > 0) out.Put(static_cast<char>('0' + empty));
   }
-  absl::StrAppend(&out, " ", static_cast<int>(pos.to_move), " ");
+  out.Put(' ');
+  out.Number(static_cast<int>(pos.to_move));
+  out.Put(' ');
   for (int s = 0; s < kSeats; ++s) {
-    if (s > 0) out.push_back('/');
-    size_t start = out.size();
+    if (s > 0) out.Put('/');
+    const size_t start = out.size();
     for (int type : kHandOrder) {
       int n = pos.hand[s][HandIndex(type)];
       if (n == 0) continue;
-      if (n > 1) absl::StrAppend(&out, n);
-      out.push_back(kLetters[type]);
+      if (n > 1) out.Number(n);
+      out.Put(kLetters[type]);
     }
-    if (out.size() == start) out.push_back('-');
+    if (out.size() == start) out.Put('-');
   }
-  out.push_back(' ');
-  if (pos.n_elim == 0) out.push_back('-');
+  out.Put(' ');
+  if (pos.n_elim == 0) out.Put('-');
   for (int i = 0; i < pos.n_elim; ++i) {
-    if (i > 0) out.push_back(',');
-    absl::StrAppend(&out, static_cast<int>(pos.elim[i]), ":",
-                    static_cast<int>(pos.mated_by[pos.elim[i]]));
+    if (i > 0) out.Put(',');
+    out.Number(static_cast<int>(pos.elim[i]));
+    out.Put(':');
+    out.Number(static_cast<int>(pos.mated_by[pos.elim[i]]));
   }
-  absl::StrAppend(&out, " ", pos.ply);
-  return out;
+  out.Put(' ');
+  out.Number(static_cast<uint64_t>(pos.ply));
+  return out.Take();
 }
 
 absl::Status PlacePiece(Position& pos, int sq, int type, int owner, int facing, int kings[kSeats]) {
