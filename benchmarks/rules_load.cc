@@ -32,6 +32,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
+#include "benchmarks/traffic_file.h"
 #include "services/rules/rules_service.h"
 #include "tablero/v1/rules.grpc.pb.h"
 
@@ -50,7 +51,13 @@ ABSL_FLAG(int, parse_every, 64,
           "fully parse every Nth answer and compare it with the answer recorded for its "
           "request (1: every answer); every call's status and answer size are always checked");
 ABSL_FLAG(std::string, phases, "all",
-          "all, or only one load: \"ping\" or \"mixed\" (for profiling the server)");
+          "all, or only one load: \"ping\" or \"mixed\" (for profiling the server), or \"none\" "
+          "(record only)");
+ABSL_FLAG(std::string, save_traffic, "",
+          "after recording, write the recorded (request, answer) pairs to this file (for "
+          "rules_replay, the transport floor; see rules_floor.sh)");
+ABSL_FLAG(std::string, load_traffic, "",
+          "replay the pairs of this file (from --save_traffic) instead of recording games");
 ABSL_FLAG(int, server_pid, 0,
           "pid of the rules process, when on this machine: CPU time per call is reported");
 
@@ -379,7 +386,32 @@ int main(int argc, char** argv) {
   std::mt19937 rng(absl::GetFlag(FLAGS_seed));
   std::vector<Traffic> by_kind;
   Traffic mixed{"mixed", {}, {}, {}};
+  const std::string load_path = absl::GetFlag(FLAGS_load_traffic);
+  if (!load_path.empty()) {
+    std::FILE* f = std::fopen(load_path.c_str(), "rb");
+    if (f == nullptr) {
+      std::fprintf(stderr, "rules_load: cannot read %s\n", load_path.c_str());
+      return 2;
+    }
+    std::string name, count;
+    while (tablero::bench::GetString(f, &name) && tablero::bench::GetString(f, &count)) {
+      Traffic t{name, {}, {}, {}};
+      t.wire.resize(std::stoul(count));
+      t.answers.resize(t.wire.size());
+      for (size_t i = 0; i < t.wire.size(); ++i) {
+        if (!tablero::bench::GetString(f, &t.wire[i]) ||
+            !tablero::bench::GetString(f, &t.answers[i]))
+          return 2;
+        t.reqs.emplace_back();
+        if (!t.reqs.back().ParseFromString(t.wire[i])) return 2;
+      }
+      std::printf("loaded %-8s %6zu (request, answer) pairs\n", t.name.c_str(), t.wire.size());
+      by_kind.push_back(std::move(t));
+    }
+    std::fclose(f);
+  }
   for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_kinds), ',')) {
+    if (!load_path.empty()) break;
     v1::GameKind kind;
     if (name == "chess") {
       kind = v1::GAME_KIND_CHESS;
@@ -404,6 +436,19 @@ int main(int argc, char** argv) {
     std::printf("recorded %-8s %6zu (state, move) pairs, mean state %zu bytes\n", t.name.c_str(),
                 t.reqs.size(), t.reqs.empty() ? 0 : bytes / t.reqs.size());
     by_kind.push_back(std::move(t));
+  }
+  if (const std::string save = absl::GetFlag(FLAGS_save_traffic); !save.empty()) {
+    std::FILE* f = std::fopen(save.c_str(), "wb");
+    if (f == nullptr) return 2;
+    for (const Traffic& t : by_kind) {
+      tablero::bench::PutString(f, t.name);
+      tablero::bench::PutString(f, std::to_string(t.wire.size()));
+      for (size_t i = 0; i < t.wire.size(); ++i) {
+        tablero::bench::PutString(f, t.wire[i]);
+        tablero::bench::PutString(f, t.answers[i]);
+      }
+    }
+    if (std::fclose(f) != 0) return 2;
   }
   // Mixed traffic: the kinds interleaved.
   for (size_t i = 0;; ++i) {
@@ -431,6 +476,7 @@ int main(int argc, char** argv) {
             parse_every);
   Load apply_mixed("/tablero.v1.Rules/ApplyMove", mixed.wire, mixed.answers,
                    &Load::ParseAs<v1::ApplyMoveResponse>, parse_every);
+  if (phases == "none") return 0;  // recorded (and saved) only
   if (phases == "ping" || phases == "mixed") {
     Stats s = Run(phases == "ping" ? ping : apply_mixed, stubs, inflight, warmup, seconds);
     Print(phases, s, 0);
