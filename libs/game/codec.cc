@@ -1,17 +1,8 @@
 #include "libs/game/codec.h"
 
-#include <zlib.h>
-
 #include "absl/strings/str_cat.h"
 
 namespace tablero::game {
-uint32_t Crc32(absl::string_view bytes) {
-  // zlib's CRC-32 (the same standard polynomial) is several times faster than a bytewise
-  // table, and every state is checked on every rules request.
-  return static_cast<uint32_t>(
-      crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
-}
-
 std::string WrapState(Kind kind, uint8_t version, absl::string_view payload) {
   std::string out;
   out.reserve(payload.size() + 8);

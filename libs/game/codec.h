@@ -20,6 +20,7 @@ namespace tablero::game {
 // Largest encoded state any engine accepts (a long shogi game with history fits easily).
 inline constexpr size_t kMaxStateBytes = 1 << 20;
 
+// zlib's crc32 of `bytes` (crc32.cc).
 uint32_t Crc32(absl::string_view bytes);
 
 std::string WrapState(Kind kind, uint8_t version, absl::string_view payload);

@@ -1,6 +1,10 @@
 #include "libs/game/game.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <random>
+#include <string>
 
 #include "libs/game/codec.h"
 
@@ -48,6 +52,21 @@ TEST(ParseKind, RoundTrips) {
 TEST(Codec, Crc32IsTheStandardOne) {
   EXPECT_EQ(Crc32("123456789"), 0xCBF43926u);  // the published check value of CRC-32
   EXPECT_EQ(Crc32(""), 0u);
+}
+
+TEST(Codec, Crc32IsZlibsAtEveryLengthAndAlignment) {
+  // The folded path (64 bytes and more) against zlib itself.
+  std::mt19937 rng(7);
+  std::string bytes(4200, '\0');
+  for (char& c : bytes) c = static_cast<char>(rng());
+  for (size_t start : {0, 1, 3, 8, 15}) {
+    for (size_t n = 0; n + start <= bytes.size(); n += n < 300 ? 1 : 97) {
+      const absl::string_view s(bytes.data() + start, n);
+      const uint32_t want = static_cast<uint32_t>(
+          crc32(0L, reinterpret_cast<const Bytef*>(s.data()), static_cast<uInt>(s.size())));
+      ASSERT_EQ(Crc32(s), want) << "start " << start << " length " << n;
+    }
+  }
 }
 
 TEST(Codec, EnvelopeRoundTripAndCorruption) {
