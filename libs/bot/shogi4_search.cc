@@ -1,15 +1,18 @@
-// Four-player shogi behind ChooseMove: a paranoid alpha-beta search on the engine's own
-// position (every other seat plays against the bot), so check priority, mates and piece
-// transfer come straight from the engine's MakeMove (which picks the next seat and mates a
-// seat left without moves). Iterative deepening, captures first (most valuable victim),
-// a beam of quiet moves at inner nodes (drops make the tree very wide), and a short
-// capture-only quiescence search. The evaluation counts material on the board and in hand
-// (hand pieces a little more: they drop anywhere), mates made, pressure on the other
-// kings (their neighbour squares we attack, checks) and the safety of our own king.
-// The repetition rule needs the game's history, so the root move is checked against the
-// game itself and the next best is taken if the rule forbids it.
+// Four-player shogi behind ChooseMove: an alpha-beta search on the engine's own position,
+// so check priority, mates and piece transfer come straight from the engine's MakeMove
+// (which picks the next seat and mates a seat left without moves). Level 10 uses best-reply
+// search (only the strongest reply of any rival is played between two of our moves); the
+// lower levels a paranoid search (every other seat, in turn, plays against the bot).
+// Iterative deepening, captures first (most valuable victim), a beam of quiet moves at
+// inner nodes (drops make the tree very wide), and a short capture-only quiescence search.
+// The evaluation counts material on the board and in hand (hand pieces a little more: they
+// drop anywhere), mates made, pressure on the other kings (their neighbour squares we
+// attack, checks) and the safety of our own king. The repetition rule needs the game's
+// history, so the root move is checked against the game itself and the next best is taken
+// if the rule forbids it.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -34,10 +37,11 @@ constexpr int kMateBonus = 6000;
 
 class Shogi4Searcher {
  public:
-  Shogi4Searcher(int me, int max_depth, uint64_t max_nodes, int64_t time_ms, int noise,
+  Shogi4Searcher(int me, int max_depth, bool brs, uint64_t max_nodes, int64_t time_ms, int noise,
                  uint64_t seed)
       : me_(me),
         max_depth_(max_depth),
+        brs_(brs),
         max_nodes_(max_nodes),
         time_ms_(time_ms),
         noise_(noise),
@@ -48,20 +52,16 @@ class Shogi4Searcher {
 
   // Root moves best first after the deepest completed iteration.
   std::vector<std::pair<int, s4::Move>> Run(const s4::Position& root, int* depth, uint64_t* nodes) {
-    s4::MoveList& list = *lists_[0];
-    list.size = 0;
-    s4::GenerateLegal(root, me_, &list);
+    std::vector<Cand> moves;
+    Collect(root, 0, false, &moves);
     std::vector<std::pair<int, s4::Move>> ranked;
-    for (s4::Move m : list) ranked.push_back({0, m});
-    Order(root, &ranked);
+    for (const Cand& c : moves) ranked.push_back({0, c.m});
     *depth = 0;
     for (int d = 1; d <= max_depth_; ++d) {
       std::vector<std::pair<int, s4::Move>> next;
       int alpha = -kInf;
       for (const auto& [unused, m] : ranked) {
-        s4::Position child = root;
-        s4::MakeMove(child, m);
-        const int s = Search(child, d - 1, alpha, kInf, 1) + Noise(m);
+        const int s = Search(Child(root, {0, me_, m}), d - 1, alpha, kInf, 1) + Noise(m);
         if (stop_) break;
         next.push_back({s, m});
         alpha = std::max(alpha, s);
@@ -75,6 +75,15 @@ class Shogi4Searcher {
       if (time_ms_ > 0 && Elapsed() * 3 > time_ms_) break;
     }
     *nodes = nodes_;
+    // A mate is the first tie-break of the ranking and cannot be taken back; the optimistic
+    // best-reply search sometimes defers one it thinks it can make later, and by then three
+    // rivals have moved. So a mate at once goes first (the best scored of them).
+    if (brs_) {
+      std::stable_partition(ranked.begin(), ranked.end(), [&](const auto& r) {
+        const s4::Position child = Child(root, {0, me_, r.second});
+        return child.n_elim > root.n_elim && child.mated_by[child.elim[root.n_elim]] == me_;
+      });
+    }
     return ranked;
   }
 
@@ -141,18 +150,6 @@ class Shogi4Searcher {
     return n;
   }
 
-  // Captures first (most valuable victim), then promotions, board moves, drops.
-  void Order(const s4::Position& pos, std::vector<std::pair<int, s4::Move>>* moves) const {
-    for (auto& [key, m] : *moves) {
-      const s4::Cell victim = pos.board[s4::MoveTo(m)];
-      key = victim ? 10000 + kBoardValue[s4::TypeOf(victim)] : 0;
-      if (s4::IsPromotion(m)) key += 500;
-      if (s4::IsDrop(m)) key -= 100;
-    }
-    std::stable_sort(moves->begin(), moves->end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-  }
-
   bool Tick() {
     ++nodes_;
     if ((max_nodes_ && nodes_ >= max_nodes_) ||
@@ -162,26 +159,86 @@ class Shogi4Searcher {
     return stop_;
   }
 
+  // A move and the seat that plays it (under best-reply, not always pos.to_move).
+  struct Cand {
+    int key;
+    int seat;
+    s4::Move m;
+  };
+
+  // Best-reply search (Schadd & Winands): where the engine would give the move to a rival
+  // that is not in check, every rival's moves are tried from here and only the one worst
+  // for us is played, then we move again. Paranoid search lets all three rivals move in a
+  // row against us, which made the bot passive and its own plans half as deep. A seat in
+  // check still must answer: check priority decides who moves, as in the engine.
+  bool Merged(const s4::Position& pos) const {
+    return brs_ && pos.to_move != me_ && !s4::InCheck(pos, pos.to_move);
+  }
+
+  // The moves of this node, best first. In quiescence only captures, and at a best-reply
+  // node only those of our pieces (rivals taking each other's barely move our score).
+  void Collect(const s4::Position& pos, int ply, bool captures, std::vector<Cand>* out) {
+    const int t = pos.to_move;
+    const bool merged = Merged(pos);
+    s4::MoveList& list = *lists_[ply];
+    for (int k = 0; k < s4::kSeats; ++k) {
+      const int seat = (t + k) & 3;  // the engine's own pick first
+      if (merged ? seat == me_ || !pos.Alive(seat) : seat != t) continue;
+      list.size = 0;
+      s4::GenerateLegal(pos, seat, &list);
+      for (s4::Move m : list) {
+        const s4::Cell victim = s4::IsDrop(m) ? 0 : pos.board[s4::MoveTo(m)];
+        if (captures && (!victim || (merged && s4::OwnerOf(victim) != me_))) continue;
+        out->push_back({OrderKey(pos, m, seat), seat, m});
+      }
+    }
+    std::stable_sort(out->begin(), out->end(),
+                     [](const Cand& a, const Cand& b) { return a.key > b.key; });
+  }
+
+  // Captures first (most valuable victim), then promotions, board moves, drops. Under
+  // best-reply the rivals' quiet moves share one beam, so those that come near our king
+  // (attacks, mating nets) go first.
+  int OrderKey(const s4::Position& pos, s4::Move m, int seat) const {
+    const s4::Cell victim = pos.board[s4::MoveTo(m)];
+    int key = victim ? 10000 + kBoardValue[s4::TypeOf(victim)] : 0;
+    if (s4::IsPromotion(m)) key += 500;
+    if (s4::IsDrop(m)) key -= 100;
+    if (brs_ && seat != me_ && !victim) {
+      const int k = pos.king[me_], to = s4::MoveTo(m);
+      const int d = std::max(std::abs(s4::RankOf(k) - s4::RankOf(to)),
+                             std::abs(s4::ColOf(k) - s4::ColOf(to)));
+      if (d <= 2) key += 1000 - 100 * d;
+    }
+    return key;
+  }
+
+  s4::Position Child(const s4::Position& pos, const Cand& c) const {
+    s4::Position child = pos;
+    child.to_move = static_cast<int8_t>(c.seat);
+    s4::MakeMove(child, c.m);
+    // Best-reply: after a rival's move we play next unless a seat in check must answer.
+    if (brs_ && c.seat != me_ && child.over == s4::EndReason::kNone && child.Alive(me_) &&
+        child.to_move != me_ && !s4::InCheck(child, child.to_move)) {
+      child.to_move = static_cast<int8_t>(me_);
+    }
+    return child;
+  }
+
   int Search(const s4::Position& pos, int depth, int alpha, int beta, int ply) {
     if (Tick()) return 0;
     if (pos.over != s4::EndReason::kNone || !pos.Alive(me_)) return Eval(pos);
     if (depth <= 0 || ply >= kMaxPly - 1) return Quiesce(pos, alpha, beta, ply, 0);
     const bool maxing = pos.to_move == me_;
-    s4::MoveList& list = *lists_[ply];
-    list.size = 0;
-    s4::GenerateLegal(pos, pos.to_move, &list);
-    if (list.size == 0) return Eval(pos);
-    std::vector<std::pair<int, s4::Move>> moves;
-    moves.reserve(list.size);
-    for (s4::Move m : list) moves.push_back({0, m});
-    Order(pos, &moves);
+    std::vector<Cand> moves;
+    Collect(pos, ply, false, &moves);
+    // Only under best-reply can we be to move without a move (the engine mates such a seat).
+    if (moves.empty()) return maxing ? -kWin : Eval(pos);
     int quiet = 0;
     int best = maxing ? -kInf : kInf;
-    for (const auto& [key, m] : moves) {
-      if (key < 10000 && depth >= 1 && ++quiet > (maxing ? 40 : 24)) break;  // beam
-      s4::Position child = pos;
-      s4::MakeMove(child, m);
-      const int s = Search(child, depth - 1, alpha, beta, ply + 1);
+    for (const Cand& c : moves) {
+      if (c.key < 10000 && depth >= 1 && ++quiet > (maxing ? 40 : 24)) break;  // beam
+      const int s = Search(Child(pos, c), depth - 1, alpha, beta, ply + 1);
       if (stop_) return 0;
       if (maxing) {
         best = std::max(best, s);
@@ -207,20 +264,12 @@ class Shogi4Searcher {
       if (stand <= alpha) return stand;
       beta = std::min(beta, stand);
     }
-    s4::MoveList& list = *lists_[ply];
-    list.size = 0;
-    s4::GenerateLegal(pos, pos.to_move, &list);
-    std::vector<std::pair<int, s4::Move>> caps;
-    for (s4::Move m : list) {
-      if (!s4::IsDrop(m) && pos.board[s4::MoveTo(m)]) caps.push_back({0, m});
-    }
-    Order(pos, &caps);
+    std::vector<Cand> caps;
+    Collect(pos, ply, true, &caps);
     int best = stand;
-    for (const auto& [key, m] : caps) {
+    for (const Cand& c : caps) {
       if (Tick()) return 0;
-      s4::Position child = pos;
-      s4::MakeMove(child, m);
-      const int s = Quiesce(child, alpha, beta, ply + 1, qdepth + 1);
+      const int s = Quiesce(Child(pos, c), alpha, beta, ply + 1, qdepth + 1);
       if (stop_) return 0;
       if (maxing) {
         best = std::max(best, s);
@@ -235,6 +284,7 @@ class Shogi4Searcher {
   }
 
   const int me_, max_depth_;
+  const bool brs_;
   const uint64_t max_nodes_;
   const int64_t time_ms_;
   const int noise_;
@@ -262,11 +312,13 @@ absl::StatusOr<Choice> ChooseShogi4(const game::Game& game, const Request& reque
     c.move = legal[rng.Below(int(legal.size()))];
     return c;
   }
-  const int depth = std::clamp(spec.max_depth / 2 + 1, 1, 6);
+  // Best-reply for the strongest level only: the lower ones stay as they were measured.
+  const bool brs = request.level == kMaxLevel;
+  const int depth = std::clamp(spec.max_depth / 2 + 1, 1, brs ? 8 : 6);
   uint64_t nodes = spec.max_nodes / 4;
   if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * 20;
   const int64_t time_ms = std::max(1, request.budget_ms - std::min(20, request.budget_ms / 10));
-  Shogi4Searcher s(me, depth, nodes, time_ms, spec.noise_cp, rng.Next());
+  Shogi4Searcher s(me, depth, brs, nodes, time_ms, spec.noise_cp, rng.Next());
   const auto ranked = s.Run(pos, &c.depth, &c.nodes);
   for (const auto& [score, m] : ranked) {
     auto parsed = game.ParseMove(s4::MoveText(m));
