@@ -21,7 +21,7 @@ namespace tablero::checkers {
 
 std::string CheckersGame::Encode() const {
   game::ByteWriter w;
-  w.Reserve(192);
+  w.BeginState(game::Kind::kCheckers, kStateVersion, 192 + kHoles);
   w.Varint(options_->size());
   for (const auto& [name, value] : *options_) {
     w.Str(name);
@@ -47,7 +47,7 @@ std::string CheckersGame::Encode() const {
     w.Varint(last_path_.size());
     for (uint8_t h : last_path_) w.U8(h);
   }
-  return game::WrapState(game::Kind::kCheckers, kStateVersion, w.bytes());
+  return w.FinishState();
 }
 
 namespace {

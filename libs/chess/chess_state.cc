@@ -1,4 +1,4 @@
-// Encoded state (payload inside game::WrapState, version 2):
+// Encoded state (payload of the game::WrapState envelope, version 2):
 //   flags (u8: bit0 fide draw mode, bit1 resignation exception, bit2 show_legal_moves,
 //          bit3 rotate_first_player)
 //   start position (Position::Pack) | move count (varint) | each move's 16 bits (u16 LE)
@@ -77,6 +77,9 @@ int PlyIndex(const Position& pos) { return 2 * (pos.fullmove_number() - 1) + pos
 
 std::string ChessGame::Encode() const {
   game::ByteWriter w;
+  const size_t n = std::min<size_t>(keys_.size() - 1, pos_.halfmove_clock());
+  // Two packed positions are at most 30 bytes each.
+  w.BeginState(game::Kind::kChess, kVersion, 72 + 2 * moves_.size() + 8 * n);
   auto mode = options_->find("draw_mode");
   w.U8(uint8_t((mode != options_->end() && mode->second == "fide") |
                On(*options_, "fide_resignation_exception") << 1 |
@@ -88,13 +91,12 @@ std::string ChessGame::Encode() const {
     w.U8(uint8_t(m.raw() >> 8));
   }
   if (!moves_.empty()) prev_.Pack(&w);
-  const size_t n = std::min<size_t>(keys_.size() - 1, pos_.halfmove_clock());
   w.Varint(n);
   for (size_t i = keys_.size() - 1 - n; i + 1 < keys_.size(); ++i) w.U64(keys_[i]);
   w.U8(uint8_t(draw_offer_ + 1));
   w.U8(uint8_t(ending_));
   if (ending_ == Ending::kResigned) w.U8(uint8_t(ending_seat_));
-  return game::WrapState(game::Kind::kChess, kVersion, w.bytes());
+  return w.FinishState();
 }
 
 absl::Status ChessGame::CheckHistory() const {

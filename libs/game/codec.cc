@@ -3,16 +3,25 @@
 #include "absl/strings/str_cat.h"
 
 namespace tablero::game {
+void ByteWriter::BeginState(Kind kind, uint8_t version, size_t payload_bytes) {
+  out_.reserve(out_.size() + payload_bytes + 8);
+  const char header[4] = {'T', 'B', static_cast<char>(kind), static_cast<char>(version)};
+  out_.append(header, sizeof header);
+}
+
+std::string ByteWriter::FinishState() {
+  const uint32_t crc = Crc32(out_);
+  char tail[4];
+  for (int i = 0; i < 4; ++i) tail[i] = static_cast<char>((crc >> (8 * i)) & 0xFF);
+  out_.append(tail, sizeof tail);
+  return std::move(out_);
+}
+
 std::string WrapState(Kind kind, uint8_t version, absl::string_view payload) {
-  std::string out;
-  out.reserve(payload.size() + 8);
-  out.append("TB");
-  out.push_back(static_cast<char>(kind));
-  out.push_back(static_cast<char>(version));
-  out.append(payload.data(), payload.size());
-  uint32_t crc = Crc32(out);
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((crc >> (8 * i)) & 0xFF));
-  return out;
+  ByteWriter w;
+  w.BeginState(kind, version, payload.size());
+  w.Raw(payload);
+  return w.FinishState();
 }
 
 absl::StatusOr<Envelope> UnwrapState(absl::string_view bytes) {

@@ -58,6 +58,11 @@ class ByteWriter {
     out_.append(b, 8);
   }
   void Reserve(size_t n) { out_.reserve(n); }
+  // An envelope written in place (WrapState copies a finished payload into a new string):
+  // BeginState reserves room for it and writes the header, the payload follows, and
+  // FinishState appends the CRC of it all and hands the bytes over.
+  void BeginState(Kind kind, uint8_t version, size_t payload_bytes);
+  std::string FinishState();
   const std::string& bytes() const { return out_; }
   std::string Take() { return std::move(out_); }
 

@@ -250,7 +250,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> FromPosition(const game::NewGamePara
 
 std::string Shogi4Game::Encode() const {
   game::ByteWriter w;
-  w.Reserve(96 + 2 * kSquares + 9 * history_.size());
+  w.BeginState(game::Kind::kShogi4, kVersion, 96 + 2 * kSquares + 9 * history_.size());
   const Rules& rules = pos_.rules;
   w.U8(static_cast<uint8_t>((rules.format == Format::kPairs ? kFlagPairs : 0) |
                             (rules.ending == Ending::kLastOneStanding ? kFlagLastOneStanding : 0) |
@@ -281,7 +281,7 @@ std::string Shogi4Game::Encode() const {
   }
   w.Varint(pos_.ply);
   WriteTail(w);
-  return game::WrapState(game::Kind::kShogi4, kVersion, w.bytes());
+  return w.FinishState();
 }
 
 // What both versions write after the position: the ending, the last mover, the history
