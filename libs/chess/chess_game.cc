@@ -32,15 +32,14 @@ ChessGame::ChessGame(const game::Options& options, const Position& start)
     : ChessGame(options, start, true) {}
 
 ChessGame::ChessGame(const game::Options& options, const Position& start, bool evaluate)
-    : ChessGame(std::make_shared<const game::Options>(options), start, evaluate) {}
+    : ChessGame(std::make_shared<const game::Options>(options), start, evaluate,
+                StateFlags(options)) {}
 
 ChessGame::ChessGame(std::shared_ptr<const game::Options> options, const Position& start,
-                     bool evaluate)
-    : options_(std::move(options)), start_(start), pos_(start) {
-  auto it = options_->find("draw_mode");
-  fide_ = it != options_->end() && it->second == "fide";
-  it = options_->find("fide_resignation_exception");
-  resignation_exception_ = it != options_->end() && it->second == "on";
+                     bool evaluate, uint8_t flags)
+    : options_(std::move(options)), flags_(flags), start_(start), pos_(start) {
+  fide_ = flags & 1;
+  resignation_exception_ = flags & 2;
   result_.places = {0, 0};
   if (!evaluate) return;
   keys_.push_back(RepetitionKey(pos_));

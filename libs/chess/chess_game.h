@@ -65,7 +65,10 @@ class ChessGame final : public game::Game {
                                                             absl::string_view payload);
   // Decode builds the game field by field, then evaluates the endings once.
   ChessGame(const game::Options& options, const Position& start, bool evaluate);
-  ChessGame(std::shared_ptr<const game::Options> options, const Position& start, bool evaluate);
+  // `flags`: the options as the state's option bits (StateFlags).
+  ChessGame(std::shared_ptr<const game::Options> options, const Position& start, bool evaluate,
+            uint8_t flags);
+  static uint8_t StateFlags(const game::Options& options);
   absl::Status RestoreEnding(Ending ending, int seat, int draw_offer);
   game::Move ToGameMove(const Position& pos, Move m) const;
   // `san`: m's SAN when the caller has it (else computed for the move event).
@@ -77,6 +80,7 @@ class ChessGame final : public game::Game {
   absl::Status Resign(int seat, std::vector<game::Event>* events);
 
   std::shared_ptr<const game::Options> options_;  // decoded games share the option tables
+  uint8_t flags_ = 0;                             // the options as Encode writes them
   bool fide_ = false;
   bool resignation_exception_ = false;
   Position start_;

@@ -75,24 +75,31 @@ int PlyIndex(const Position& pos) { return 2 * (pos.fullmove_number() - 1) + pos
 
 }  // namespace
 
+uint8_t ChessGame::StateFlags(const game::Options& o) {
+  auto mode = o.find("draw_mode");
+  return uint8_t((mode != o.end() && mode->second == "fide") |
+                 On(o, "fide_resignation_exception") << 1 | On(o, "show_legal_moves") << 2 |
+                 On(o, "rotate_first_player") << 3);
+}
+
 std::string ChessGame::Encode() const {
   game::ByteWriter w;
   const size_t n = std::min<size_t>(keys_.size() - 1, pos_.halfmove_clock());
   // Two packed positions are at most 30 bytes each.
   w.BeginState(game::Kind::kChess, kVersion, 72 + 2 * moves_.size() + 8 * n);
-  auto mode = options_->find("draw_mode");
-  w.U8(uint8_t((mode != options_->end() && mode->second == "fide") |
-               On(*options_, "fide_resignation_exception") << 1 |
-               On(*options_, "show_legal_moves") << 2 | On(*options_, "rotate_first_player") << 3));
+  w.U8(flags_);
   start_.Pack(&w);
   w.Varint(moves_.size());
+  char* out = w.Extend(2 * moves_.size());
   for (Move m : moves_) {
-    w.U8(uint8_t(m.raw()));
-    w.U8(uint8_t(m.raw() >> 8));
+    *out++ = char(m.raw());
+    *out++ = char(m.raw() >> 8);
   }
   if (!moves_.empty()) prev_.Pack(&w);
   w.Varint(n);
-  for (size_t i = keys_.size() - 1 - n; i + 1 < keys_.size(); ++i) w.U64(keys_[i]);
+  out = w.Extend(8 * n);
+  for (size_t i = keys_.size() - 1 - n; i + 1 < keys_.size(); ++i, out += 8)
+    game::PutU64(out, keys_[i]);
   w.U8(uint8_t(draw_offer_ + 1));
   w.U8(uint8_t(ending_));
   if (ending_ == Ending::kResigned) w.U8(uint8_t(ending_seat_));
@@ -100,7 +107,7 @@ std::string ChessGame::Encode() const {
 }
 
 absl::Status ChessGame::CheckHistory() const {
-  ChessGame replay(options_, start_, true);
+  ChessGame replay(options_, start_, true, flags_);
   for (size_t i = 0; i < moves_.size(); ++i) {
     if (replay.result_.over) return Bad(absl::StrCat("move ", i + 1, " after the end"));
     if (!IsLegal(replay.pos_, moves_[i])) return Bad(absl::StrCat("move ", i + 1, " is illegal"));
@@ -154,14 +161,16 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   auto start = Position::Unpack(&r);
   if (!start.ok()) return Bad(absl::StrCat("start: ", start.status().message()));
   // The table lives for the whole process: shared without a count.
-  std::unique_ptr<ChessGame> g(new ChessGame(
-      std::shared_ptr<const game::Options>(std::shared_ptr<void>(), options), *start, false));
+  std::unique_ptr<ChessGame> g(
+      new ChessGame(std::shared_ptr<const game::Options>(std::shared_ptr<void>(), options), *start,
+                    false, flags));
   const uint64_t n = r.Varint();
   if (!r.ok() || n > kMaxPlies || 2 * n > r.remaining()) return Bad("bad move count");
   g->moves_.resize(n);
+  const char* in = r.Bytes(2 * n).data();
   for (Move& m : g->moves_) {
-    const uint8_t lo = r.U8();
-    m = Move(uint16_t(lo | r.U8() << 8));
+    m = Move(uint16_t(uint8_t(in[0]) | uint8_t(in[1]) << 8));
+    in += 2;
   }
   if (n > 0) {
     auto prev = Position::Unpack(&r);
@@ -178,7 +187,8 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
       8 * keys > r.remaining())
     return Bad("bad repetition key count");
   g->keys_.resize(keys + 1);
-  for (uint64_t i = 0; i < keys; ++i) g->keys_[i] = r.U64();
+  in = r.Bytes(8 * keys).data();
+  for (uint64_t i = 0; i < keys; ++i) g->keys_[i] = game::GetU64(in + 8 * i);
   g->keys_.back() = RepetitionKey(g->pos_);
   const uint8_t offer = r.U8();
   const uint8_t ending = r.U8();

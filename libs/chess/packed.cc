@@ -58,7 +58,10 @@ absl::StatusOr<Position> Position::Unpack(game::ByteReader* r) {
   pos.halfmove_ = uint16_t(half);
   pos.fullmove_ = uint16_t(full);
   if (std::string why = pos.Problem(); !why.empty()) return Bad(why);
-  pos.key_ = pos.ComputeKey();
+  // Put kept the pieces' part of the key (ComputeKey's loop over the board, again).
+  pos.key_ ^= zobrist::castling[pos.castling_];
+  if (pos.side_ == kBlack) pos.key_ ^= zobrist::side;
+  if (pos.ep_ != kNoSquare) pos.key_ ^= zobrist::ep_file[FileOf(pos.ep_)];
   return pos;
 }
 

@@ -33,6 +33,16 @@ struct Envelope {
 // INVALID_ARGUMENT naming the problem: too short/long, bad magic, unknown kind, checksum.
 absl::StatusOr<Envelope> UnwrapState(absl::string_view bytes);
 
+// Little-endian fixed 8 bytes at `p`.
+inline void PutU64(char* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<char>(v >> (8 * i));
+}
+inline uint64_t GetU64(const char* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(static_cast<uint8_t>(p[i])) << (8 * i);
+  return v;
+}
+
 // Inline: decoders and encoders call these once per byte on every rules request.
 class ByteWriter {
  public:
@@ -54,8 +64,14 @@ class ByteWriter {
   void Raw(absl::string_view s) { out_.append(s.data(), s.size()); }
   void U64(uint64_t v) {  // little-endian fixed 8 bytes
     char b[8];
-    for (int i = 0; i < 8; ++i) b[i] = static_cast<char>(v >> (8 * i));
+    PutU64(b, v);
     out_.append(b, 8);
+  }
+  // Room for `n` bytes the caller fills in one go (per-byte calls check capacity each).
+  char* Extend(size_t n) {
+    const size_t at = out_.size();
+    out_.resize(at + n);
+    return out_.data() + at;
   }
   void Reserve(size_t n) { out_.reserve(n); }
   // An envelope written in place (WrapState copies a finished payload into a new string):
@@ -97,9 +113,19 @@ class ByteReader {
       in_ = {};
       return Fail();
     }
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(static_cast<uint8_t>(in_[i])) << (8 * i);
+    const uint64_t v = GetU64(in_.data());
     in_.remove_prefix(8);
+    return v;
+  }
+  // The next `n` bytes, for a caller that reads them in one go; empty once failed.
+  absl::string_view Bytes(size_t n) {
+    if (!ok_ || in_.size() < n) {
+      in_ = {};
+      Fail();
+      return {};
+    }
+    const absl::string_view v = in_.substr(0, n);
+    in_.remove_prefix(n);
     return v;
   }
   bool ok() const { return ok_; }
