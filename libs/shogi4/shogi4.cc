@@ -290,9 +290,11 @@ void Shogi4Game::WriteTail(game::ByteWriter& w) const {
   w.U8(static_cast<uint8_t>(pos_.over));
   w.U8(static_cast<uint8_t>(pos_.last_mover + 1));
   w.Varint(history_.size());
+  char* out = w.Extend(9 * history_.size());
   for (const Entry& e : history_) {
-    w.U64(e.key);
-    w.U8(static_cast<uint8_t>((e.mover + 1) | (e.in_check ? 8 : 0)));
+    game::PutU64(out, e.key);
+    out[8] = static_cast<char>((e.mover + 1) | (e.in_check ? 8 : 0));
+    out += 9;
   }
   w.U8(last_move_.has_value());
   if (last_move_) {
@@ -363,9 +365,11 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   }
   std::unique_ptr<Shogi4Game> g(new Shogi4Game(std::move(options), *pos, Shogi4Game::Empty{}));
   g->history_.resize(n_history);
+  const char* in = r.Bytes(9 * n_history).data();  // the length was checked above
   for (Entry& e : g->history_) {
-    e.key = r.U64();
-    uint8_t b = r.U8();
+    e.key = game::GetU64(in);
+    const uint8_t b = static_cast<uint8_t>(in[8]);
+    in += 9;
     if ((b & 7) > kSeats || (b >> 4) != 0) return bad("bad history entry");
     e.mover = static_cast<int8_t>((b & 7) - 1);
     e.in_check = (b & 8) != 0;
