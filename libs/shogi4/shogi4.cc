@@ -2,6 +2,7 @@
 #include "libs/shogi4/shogi4.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -154,15 +155,15 @@ absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
   Position pos;
   pos.rules = rules;
   pos.alive = 0xF;
-  uint8_t occupied[11];
-  for (uint8_t& b : occupied) b = r.U8();
-  Cell cells[kSquares] = {};
-  for (int sq = 0; sq < kSquares; ++sq) {
-    if ((occupied[sq >> 3] >> (sq & 7)) & 1) {
-      const uint8_t lo = r.U8(), hi = r.U8();
-      cells[sq] = static_cast<Cell>(lo | hi << 8);
-    }
+  uint8_t occupied[11] = {};
+  if (const absl::string_view b = r.Bytes(sizeof occupied); r.ok()) {
+    std::memcpy(occupied, b.data(), sizeof occupied);
   }
+  int count = 0;  // squares of the board marked occupied (bits beyond it are refused below)
+  for (int i = 0; i < 10; ++i) count += __builtin_popcount(occupied[i]);
+  count += occupied[10] & 1;
+  // Two bytes a cell, little-endian, in square order; read where they lie.
+  const char* cell = r.Bytes(2 * static_cast<size_t>(count)).data();
   const uint8_t to_move = r.U8();
   uint8_t hand[kSeats][kHandTypes];
   for (auto& seat : hand) {
@@ -189,8 +190,10 @@ absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
   int kings[kSeats] = {0, 0, 0, 0};
   int total = 0;
   for (int sq = 0; sq < kSquares; ++sq) {
-    const Cell c = cells[sq];
-    if (c == 0) continue;
+    if (!((occupied[sq >> 3] >> (sq & 7)) & 1)) continue;
+    const Cell c =
+        static_cast<Cell>(static_cast<uint8_t>(cell[0]) | static_cast<uint8_t>(cell[1]) << 8);
+    cell += 2;
     const int type = TypeOf(c), owner = OwnerOf(c), facing = FacingOf(c);
     if (type == kNone || type >= kPieceTypes || owner > kOwnerless ||
         c != MakeCell(type, owner, facing)) {
@@ -260,17 +263,21 @@ std::string Shogi4Game::Encode() const {
                             (On(*options_, "rotate_first_player") ? kFlagRotateFirst : 0)));
   w.Varint(rules.move_limit);
   // The board: an occupancy bitmap (81 bits in 11 bytes), then each piece's cell.
-  char occupied[11] = {};
+  char* occupied = w.Extend(11);
+  std::memset(occupied, 0, 11);
+  int count = 0;
   for (int sq = 0; sq < kSquares; ++sq) {
-    if (pos_.board[sq] != 0)
+    if (pos_.board[sq] != 0) {
       occupied[sq >> 3] = static_cast<char>(occupied[sq >> 3] | 1 << (sq & 7));
+      ++count;
+    }
   }
-  w.Raw(absl::string_view(occupied, sizeof occupied));
+  char* cell = w.Extend(2 * static_cast<size_t>(count));
   for (int sq = 0; sq < kSquares; ++sq) {
     const Cell c = pos_.board[sq];
     if (c == 0) continue;
-    w.U8(static_cast<uint8_t>(c & 0xFF));
-    w.U8(static_cast<uint8_t>(c >> 8));
+    *cell++ = static_cast<char>(c & 0xFF);
+    *cell++ = static_cast<char>(c >> 8);
   }
   w.U8(static_cast<uint8_t>(pos_.to_move));
   w.Raw(absl::string_view(reinterpret_cast<const char*>(&pos_.hand[0][0]), kSeats * kHandTypes));
