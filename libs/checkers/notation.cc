@@ -1,5 +1,7 @@
 #include "libs/checkers/notation.h"
 
+#include <cstring>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -95,10 +97,12 @@ std::string PositionText(const State& st) {
   for (int s = 0; s < n; ++s) {
     if (s > 0) out.Put('/');
     for (int i = 0; i < count[s]; ++i) {
-      if (i > 0) out.Put(',');
       const int h = holes[s][i];
-      if (IsKing(st.cell[h])) out.Put('K');
-      out.Append(names[h]);
+      char* p = out.Room(2 + sizeof names.text[h]);
+      if (i > 0) *p++ = ',';
+      if (IsKing(st.cell[h])) *p++ = 'K';
+      std::memcpy(p, names.text[h], sizeof names.text[h]);  // the whole slot: one move
+      out.Commit(p + names.len[h]);
     }
   }
   out.Put(' ');

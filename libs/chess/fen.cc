@@ -142,6 +142,7 @@ absl::StatusOr<Position> Position::ParseFen(absl::string_view fen) {
 
 std::string Position::Fen() const {
   game::TextBuffer out;
+  char* text = out.Room(64 + 7);  // the placement: at most a character a square
   for (int r = 7; r >= 0; --r) {
     int empty = 0;
     for (int f = 0; f < 8; ++f) {
@@ -150,13 +151,14 @@ std::string Position::Fen() const {
         ++empty;
         continue;
       }
-      if (empty) out.Put(char('0' + empty));
+      if (empty) *text++ = char('0' + empty);
       empty = 0;
-      out.Put(kPieceChars[p]);
+      *text++ = kPieceChars[p];
     }
-    if (empty) out.Put(char('0' + empty));
-    if (r) out.Put('/');
+    if (empty) *text++ = char('0' + empty);
+    if (r) *text++ = '/';
   }
+  out.Commit(text);
   out.Append(side_ == kWhite ? " w " : " b ");
   if (!castling_) out.Put('-');
   if (castling_ & kWhiteOO) out.Put('K');

@@ -103,7 +103,8 @@ absl::StatusOr<Move> ParseMoveText(absl::string_view text) {
 std::string PositionText(const Position& pos) {
   game::TextBuffer out;
   for (int r = 0; r < 9; ++r) {
-    if (r > 0) out.Put('/');
+    char* p = out.Room(1 + 9 * 4);  // a rank: at most four characters a square
+    if (r > 0) *p++ = '/';
     int empty = 0;
     for (int c = 0; c < 9; ++c) {
       Cell cell = pos.board[MakeSquare(r, c)];
@@ -111,16 +112,17 @@ std::string PositionText(const Position& pos) {
         ++empty;
         continue;
       }
-      if (empty > 0) out.Put(static_cast<char>('0' + empty));
+      if (empty > 0) *p++ = static_cast<char>('0' + empty);
       empty = 0;
       int type = TypeOf(cell), owner = OwnerOf(cell);
-      if (type >= kProPawn) out.Put('+');
+      if (type >= kProPawn) *p++ = '+';
       bool flipped = type == kKing && !pos.Alive(owner);
-      out.Put(flipped ? 'k' : kLetters[type]);
-      out.Put(owner == kOwnerless ? 'x' : static_cast<char>('0' + owner));
-      out.Put(kFacings[FacingOf(cell)]);
+      *p++ = flipped ? 'k' : kLetters[type];
+      *p++ = owner == kOwnerless ? 'x' : static_cast<char>('0' + owner);
+      *p++ = kFacings[FacingOf(cell)];
     }
-    if (empty > 0) out.Put(static_cast<char>('0' + empty));
+    if (empty > 0) *p++ = static_cast<char>('0' + empty);
+    out.Commit(p);
   }
   out.Put(' ');
   out.Number(static_cast<int>(pos.to_move));
