@@ -310,7 +310,7 @@ void CheckersGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>*
   for (int h = 0; h < kHoles; ++h) {
     const uint8_t c = st_.cell[h];
     if (c == kEmpty) continue;
-    pieces->push_back({HoleNameView(h), IsKing(c) ? "K" : "o", OwnerOf(c), -1, false});
+    pieces->push_back({HoleNameView(h), IsKing(c) ? "K" : "o", OwnerOf(c), -1, false, h, c});
   }
   game::PublicView& v = *view;
   v.hands.resize(st_.layout.seats);

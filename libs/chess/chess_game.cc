@@ -265,7 +265,7 @@ void ChessGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pi
     const Piece p = pos_.piece_on(s);
     if (p == kNoPiece) continue;
     pieces->push_back({SquareNameView(s), absl::string_view(&kPieceLetter[TypeOf(p)], 1),
-                       int(ColorOf(p)), -1, false});
+                       int(ColorOf(p)), -1, false, int(s), int(p)});
   }
   game::PublicView& v = *view;
   v.hands.resize(2);

@@ -132,6 +132,12 @@ struct PieceRef {
   int owner = -1;
   int facing = -1;
   bool flipped = false;
+  // Optional codes, -1 for none: within one engine, an equal square_code (0-255) promises
+  // an equal square name and an equal piece_code (0-1023) equal type, owner, facing and
+  // flipped, so that a writer may keep what it made of them (the rules service's answer
+  // writer keeps each one's wire bytes).
+  int square_code = -1;
+  int piece_code = -1;
 };
 
 std::vector<PieceView> ToPieceViews(const std::vector<PieceRef>& refs);

@@ -374,9 +374,11 @@ void Shogi4Game::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* p
     Cell c = pos_.board[sq];
     if (c == 0) continue;
     const int type = TypeOf(c);
+    const bool flipped = type == kKing && !pos_.Alive(OwnerOf(c));
+    // The cell's nine bits (type, owner, facing) and the flip name a piece fully.
     pieces->push_back({SquareNameView(sq), PieceNameView(type),
-                       OwnerOf(c) == kOwnerless ? -1 : OwnerOf(c), FacingOf(c),
-                       type == kKing && !pos_.Alive(OwnerOf(c))});
+                       OwnerOf(c) == kOwnerless ? -1 : OwnerOf(c), FacingOf(c), flipped, sq,
+                       (c & 0x1FF) | flipped << 9});
   }
   game::PublicView& v = *view;
   static constexpr int kOrder[kHandTypes] = {kRook, kGold, kSilver, kPawn};

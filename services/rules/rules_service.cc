@@ -276,6 +276,7 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const v1::ApplyMo
 
   out->state = game.Encode();
   game.ViewRefs(&out->view, &out->pieces);
+  out->kind = game.kind();
   // Text moves come back from the parser fully filled in; a structured move is completed
   // by the engine's record of the last move (notation computed before the move).
   if (!text && out->view.last_move) move = *out->view.last_move;
@@ -303,7 +304,7 @@ grpc::Status RulesService::ApplyMoveWire(grpc::ServerContextBase* ctx,
                                          const v1::ApplyMoveRequest* req, std::string* answer) {
   Applied a;
   if (grpc::Status s = Apply(ctx, req, &a); !s.ok()) return s;
-  AppendApplyMoveResponse(a.state, a.view, a.pieces, a.events, a.result, a.move, answer);
+  AppendApplyMoveResponse(a.state, a.kind, a.view, a.pieces, a.events, a.result, a.move, answer);
   return grpc::Status::OK;
 }
 

@@ -74,6 +74,7 @@ class RulesService final {
     std::string state;
     game::PublicView view;  // without its pieces: they are in `pieces`
     std::vector<game::PieceRef> pieces;
+    game::Kind kind = game::Kind::kUnknown;
     std::vector<game::Event> events;
     game::Result result;
     game::Move move;

@@ -17,8 +17,9 @@
 namespace tablero::rules {
 
 // Appends a tablero.v1.ApplyMoveResponse{state, view, events, result, move} to `out`; the
-// view's pieces are `pieces` (view.pieces is not read).
-void AppendApplyMoveResponse(absl::string_view state, const game::PublicView& view,
+// view's pieces are `pieces` (view.pieces is not read), of a game of `kind` (whose piece
+// codes index the per-thread cache of their bytes; kUnknown: no cache).
+void AppendApplyMoveResponse(absl::string_view state, game::Kind kind, const game::PublicView& view,
                              const std::vector<game::PieceRef>& pieces,
                              const std::vector<game::Event>& events, const game::Result& result,
                              const game::Move& move, std::string* out);

@@ -119,7 +119,8 @@ TEST(Wire, LongAndNegativeFields) {
   std::vector<game::PieceRef> pieces;
   for (const game::PieceView& p : v.pieces)
     pieces.push_back({p.square, p.type, p.owner, p.facing, p.flipped});
-  AppendApplyMoveResponse(std::string(5000, 's'), v, pieces, events, r, m, &wire);
+  AppendApplyMoveResponse(std::string(5000, 's'), game::Kind::kUnknown, v, pieces, events, r, m,
+                          &wire);
   v1::ApplyMoveResponse parsed;
   ASSERT_TRUE(parsed.ParseFromString(wire));
   EXPECT_EQ(parsed.SerializeAsString(), wire);
