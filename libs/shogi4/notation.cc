@@ -151,20 +151,12 @@ std::string PositionText(const Position& pos) {
   return out.Take();
 }
 
-absl::Status PlacePiece(Position& pos, int sq, int type, int owner, int facing, int kings[kSeats]) {
-  if (type == kKing) {
-    if (owner == kOwnerless) return Bad("a king cannot be ownerless");
-    ++kings[owner];
-    pos.king[owner] = static_cast<uint8_t>(sq);
-  } else if (owner != kOwnerless && !pos.Alive(owner)) {
+absl::Status PlaceError(const Position& pos, int sq, int type, int owner) {
+  if (type == kKing && owner == kOwnerless) return Bad("a king cannot be ownerless");
+  if (type != kKing && owner != kOwnerless && !pos.Alive(owner)) {
     return Bad(absl::StrCat("a mated seat (", owner, ") owns only its flipped king"));
   }
-  if (type == kPawn && Tab().last[facing][sq]) {
-    return Bad(absl::StrCat("unpromoted pawn on ", SquareName(sq), " can never move"));
-  }
-  pos.board[sq] = MakeCell(type, owner, facing);
-  pos.pieces[owner] |= SquareBit(sq);
-  return absl::OkStatus();
+  return Bad(absl::StrCat("unpromoted pawn on ", SquareName(sq), " can never move"));
 }
 
 absl::Status SetEnding(Position& pos) {

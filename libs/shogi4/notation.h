@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "libs/shogi4/position.h"
+#include "libs/shogi4/tables.h"
 
 namespace tablero::shogi4 {
 
@@ -39,7 +40,23 @@ absl::Status SetEnding(Position& pos);
 // Puts a piece read from a position (text or binary state) on its square, with the checks
 // every reader applies: a king's owner (counted in `kings`), a mated seat's pieces, a pawn
 // that could never move.
-absl::Status PlacePiece(Position& pos, int sq, int type, int owner, int facing, int kings[kSeats]);
+// Inline (a decode places every piece), with the refusal's text out of line.
+absl::Status PlaceError(const Position& pos, int sq, int type, int owner);
+inline absl::Status PlacePiece(Position& pos, int sq, int type, int owner, int facing,
+                               int kings[kSeats]) {
+  const bool refused =
+      type == kKing ? owner == kOwnerless : owner != kOwnerless && !pos.Alive(owner);
+  if (refused || (type == kPawn && Tab().last[facing][sq])) {
+    return PlaceError(pos, sq, type, owner);
+  }
+  if (type == kKing) {
+    ++kings[owner];
+    pos.king[owner] = static_cast<uint8_t>(sq);
+  }
+  pos.board[sq] = MakeCell(type, owner, facing);
+  pos.pieces[owner] |= SquareBit(sq);
+  return absl::OkStatus();
+}
 
 }  // namespace tablero::shogi4
 
