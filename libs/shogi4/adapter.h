@@ -79,10 +79,14 @@ class Shogi4Game final : public game::Game {
   void WriteTail(game::ByteWriter& w) const;
 
   std::shared_ptr<const game::Options> options_;  // shared: decoded states share one copy
+  uint8_t room_flags_ = 0;  // RoomFlags(*options_), kept: Encode needs them on every call
   Position pos_;
-  // Decode fills history_ itself: no entry for the start.
+  // Decode fills history_ itself: no entry for the start. `room_flags`: RoomFlags().
   struct Empty {};
-  Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos, Empty);
+  Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos, Empty,
+             uint8_t room_flags);
+  // The room-level options (which Rules does not hold) as the state's option bits.
+  static uint8_t RoomFlags(const game::Options& options);
 
   std::vector<Entry> history_;  // since the last mate (older positions cannot recur)
   int triples_ = 0;             // keys seen three times: only then can a move be refused or end it

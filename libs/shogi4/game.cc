@@ -48,12 +48,13 @@ Shogi4Game::Shogi4Game(game::Options options, const Position& pos)
     : Shogi4Game(std::make_shared<const game::Options>(std::move(options)), pos) {}
 
 Shogi4Game::Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos)
-    : options_(std::move(options)), pos_(pos) {
+    : options_(std::move(options)), room_flags_(RoomFlags(*options_)), pos_(pos) {
   Record(pos_, Key(pos_));
 }
 
-Shogi4Game::Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos, Empty)
-    : options_(std::move(options)), pos_(pos) {}
+Shogi4Game::Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos, Empty,
+                       uint8_t room_flags)
+    : options_(std::move(options)), room_flags_(room_flags), pos_(pos) {}
 
 int Shogi4Game::Count(uint64_t key) const {
   int n = 0;

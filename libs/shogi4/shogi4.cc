@@ -251,6 +251,11 @@ absl::StatusOr<std::unique_ptr<game::Game>> FromPosition(const game::NewGamePara
   return std::make_unique<Shogi4Game>(*options, *pos);
 }
 
+uint8_t Shogi4Game::RoomFlags(const game::Options& o) {
+  return static_cast<uint8_t>((On(o, "show_legal_moves") ? kFlagShowLegalMoves : 0) |
+                              (On(o, "rotate_first_player") ? kFlagRotateFirst : 0));
+}
+
 std::string Shogi4Game::Encode() const {
   game::ByteWriter w;
   w.BeginState(game::Kind::kShogi4, kVersion, 96 + 2 * kSquares + 9 * history_.size());
@@ -258,9 +263,7 @@ std::string Shogi4Game::Encode() const {
   w.U8(static_cast<uint8_t>((rules.format == Format::kPairs ? kFlagPairs : 0) |
                             (rules.ending == Ending::kLastOneStanding ? kFlagLastOneStanding : 0) |
                             (rules.ownerless ? kFlagOwnerless : 0) |
-                            (rules.pawn_before_flipped ? kFlagPawnRule : 0) |
-                            (On(*options_, "show_legal_moves") ? kFlagShowLegalMoves : 0) |
-                            (On(*options_, "rotate_first_player") ? kFlagRotateFirst : 0)));
+                            (rules.pawn_before_flipped ? kFlagPawnRule : 0) | room_flags_));
   w.Varint(rules.move_limit);
   // The board: an occupancy bitmap (81 bits in 11 bytes), then each piece's cell.
   char* occupied = w.Extend(11);
@@ -330,6 +333,7 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   game::ByteReader r(payload);
   std::shared_ptr<const game::Options> options;
   absl::StatusOr<Position> pos;
+  uint8_t room_flags = 0;
   if (version == kVersion) {
     const uint8_t flags = r.U8();
     const uint64_t move_limit = r.Varint();
@@ -337,6 +341,7 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
     auto set = OptionsOf(flags, move_limit);
     if (!set.ok()) return set.status();
     options = set->options;
+    room_flags = flags & (kFlagShowLegalMoves | kFlagRotateFirst);
     pos = ReadPosition(r, set->rules);
     if (!pos.ok()) return pos.status();
   } else if (version == kVersionText) {
@@ -358,6 +363,7 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
     pos = ParsePosition(text, *rules);
     if (!pos.ok()) return pos.status();
     options = std::make_shared<const game::Options>(std::move(given));
+    room_flags = RoomFlags(*options);
   } else {
     return bad(absl::StrCat("unknown version ", version));
   }
@@ -370,7 +376,8 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   if (n_history == 0 || n_history > r.remaining() / 9 || n_history > pos->ply + 1u) {
     return bad("bad history length");
   }
-  std::unique_ptr<Shogi4Game> g(new Shogi4Game(std::move(options), *pos, Shogi4Game::Empty{}));
+  std::unique_ptr<Shogi4Game> g(
+      new Shogi4Game(std::move(options), *pos, Shogi4Game::Empty{}, room_flags));
   g->history_.resize(n_history);
   const char* in = r.Bytes(9 * n_history).data();  // the length was checked above
   for (Entry& e : g->history_) {
