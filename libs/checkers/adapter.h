@@ -4,6 +4,7 @@
 #define TABLERO_LIBS_CHECKERS_ADAPTER_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,18 +56,25 @@ class CheckersGame final : public game::Game {
   void set_last(int seat, std::vector<uint8_t> path) {
     last_seat_ = seat;
     last_path_ = std::move(path);
+    last_.reset();
   }
 
  private:
   // The legal path the client's path stands for (a bare from-to pair is completed).
   absl::StatusOr<std::vector<uint8_t>> Resolve(std::vector<uint8_t> path) const;
   void MovesOf(int from, std::vector<game::Move>* out) const;
+  // Plays the legal `path` of the seat to move (`done`: it as answered): the events.
+  std::vector<game::Event> Commit(game::Move done, std::vector<uint8_t> path);
 
   std::shared_ptr<const game::Options> options_;  // shared: decoded states share one copy
   State st_;
   int first_seat_ = 0;
   int last_seat_ = -1;
   std::vector<uint8_t> last_path_;
+  // The last move ParseMove accepted, as answered and as its legal path, so that Play of
+  // that same move neither checks nor names it again; Play and Act clear it.
+  mutable std::optional<std::pair<game::Move, std::vector<uint8_t>>> parsed_;
+  std::optional<game::Move> last_;  // the last move as Play answered it, for the view
 };
 
 game::Move MakeMove(int seat, const uint8_t* path, int n);

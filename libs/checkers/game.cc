@@ -243,7 +243,9 @@ absl::StatusOr<game::Move> CheckersGame::ParseMove(absl::string_view text) const
   if (!path.ok()) return path.status();
   auto legal = Resolve(*std::move(path));
   if (!legal.ok()) return legal.status();
-  return MakeMove(st_.to_move, legal->data(), static_cast<int>(legal->size()));
+  game::Move mv = MakeMove(st_.to_move, legal->data(), static_cast<int>(legal->size()));
+  parsed_.emplace(mv, *std::move(legal));
+  return mv;
 }
 
 absl::StatusOr<std::vector<Event>> CheckersGame::Play(const game::Move& move) {
@@ -252,6 +254,12 @@ absl::StatusOr<std::vector<Event>> CheckersGame::Play(const game::Move& move) {
     return absl::FailedPreconditionError(
         absl::StrCat("it is seat ", st_.to_move, "'s turn, not seat ", move.seat, "'s"));
   }
+  if (parsed_ && parsed_->first == move) {  // just parsed: legal, named
+    auto [done, legal] = *std::move(parsed_);
+    parsed_.reset();
+    return Commit(std::move(done), std::move(legal));
+  }
+  parsed_.reset();
   if (!move.drop.empty() || !move.promotion.empty()) {
     return absl::InvalidArgumentError("checkers moves have no drops or promotions");
   }
@@ -266,14 +274,18 @@ absl::StatusOr<std::vector<Event>> CheckersGame::Play(const game::Move& move) {
   }
   auto legal = Resolve(std::move(path));
   if (!legal.ok()) return legal.status();
-  const int seat = st_.to_move;
-  game::Move done = MakeMove(seat, legal->data(), static_cast<int>(legal->size()));
+  game::Move done = MakeMove(st_.to_move, legal->data(), static_cast<int>(legal->size()));
+  return Commit(std::move(done), *std::move(legal));
+}
+
+std::vector<Event> CheckersGame::Commit(game::Move done, std::vector<uint8_t> path) {
   std::vector<Event> events;
-  events.push_back(MakeEvent(EventType::kMove, seat, -1, done.display));
+  events.push_back(MakeEvent(EventType::kMove, done.seat, -1, done.display));
   Notes notes;
-  ApplyMove(&st_, legal->front(), legal->back(), &notes);
+  ApplyMove(&st_, path.front(), path.back(), &notes);
   AddNotes(st_, notes, &events);
-  set_last(seat, *std::move(legal));
+  set_last(done.seat, std::move(path));
+  last_ = std::move(done);
   return events;
 }
 
@@ -290,6 +302,7 @@ absl::StatusOr<std::vector<Event>> CheckersGame::Act(int seat, game::Action acti
     return absl::FailedPreconditionError(
         absl::StrCat("seat ", seat, " has already ", st_.resigned[seat] ? "resigned" : "finished"));
   }
+  parsed_.reset();
   Notes notes;
   Resign(&st_, seat, &notes);
   std::vector<Event> events;
@@ -316,7 +329,9 @@ void CheckersGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>*
   v.hands.resize(st_.layout.seats);
   v.to_move = st_.to_move;
   for (int s = 0; s < st_.layout.seats; ++s) v.active.push_back(st_.place[s] == 0);
-  if (last_seat_ >= 0) {
+  if (last_) {
+    v.last_move = last_;
+  } else if (last_seat_ >= 0) {
     v.last_move = MakeMove(last_seat_, last_path_.data(), static_cast<int>(last_path_.size()));
   }
   v.position = PositionText();
