@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -225,6 +226,71 @@ absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
   return pos;
 }
 
+// CountRepetitions' common case: an open-addressed table on the stack, the slot from the
+// key's bits mixed by a multiplier drawn at start-up (a client cannot aim its keys at one
+// slot). False when a key was seen too often, or when the table gives up (a long history,
+// a long run of collisions): then the caller sorts.
+template <typename History>
+bool CountInTable(const History& history, uint64_t last, int* triples, int* last_count,
+                  bool* gave_up) {
+  static const uint64_t mix = [] {
+    std::random_device rd;
+    return (static_cast<uint64_t>(rd()) << 32 | rd()) | 1;
+  }();
+  constexpr int kSlots = 256, kMaxProbes = 16;
+  *gave_up = history.size() > kSlots * 3 / 4;
+  if (*gave_up) return false;
+  uint64_t keys[kSlots];
+  uint8_t counts[kSlots] = {};
+  int fours = 0;
+  uint64_t four = 0;
+  size_t slot = 0;
+  for (const auto& e : history) {
+    slot = (e.key * mix) >> 56;
+    for (int probe = 0; counts[slot] != 0 && keys[slot] != e.key; ++probe) {
+      if (probe == kMaxProbes) {
+        *gave_up = true;
+        return false;
+      }
+      slot = (slot + 1) % kSlots;
+    }
+    keys[slot] = e.key;
+    const int n = ++counts[slot];
+    if (n == 3) ++*triples;
+    if (n == 4) {
+      ++fours;
+      four = e.key;
+    }
+    if (n > 4) return false;
+  }
+  *last_count = counts[slot];  // the last entry's slot
+  return fours == 0 || (fours == 1 && four == last);
+}
+
+// The repetition counts of a history (see Decode), without a map per decode.
+template <typename History>
+bool CountRepetitions(const History& history, uint64_t last, int* triples, int* last_count) {
+  bool gave_up = false;
+  *triples = 0;
+  if (CountInTable(history, last, triples, last_count, &gave_up) || !gave_up) return !gave_up;
+  // A sorted copy of the keys: runs of equal keys.
+  *triples = 0;
+  thread_local std::vector<uint64_t> keys;
+  keys.clear();
+  for (const auto& e : history) keys.push_back(e.key);
+  std::sort(keys.begin(), keys.end());
+  bool ok = true;
+  for (size_t i = 0, j; i < keys.size() && ok; i = j) {
+    for (j = i + 1; j < keys.size() && keys[j] == keys[i];) ++j;
+    const size_t n = j - i;
+    if (n >= 3) ++*triples;
+    if (keys[i] == last) *last_count = static_cast<int>(n);
+    ok = n < 4 || (n == 4 && keys[i] == last);
+  }
+  if (keys.capacity() > (1 << 14)) std::vector<uint64_t>().swap(keys);  // a rare huge state
+  return ok;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<game::Game>> NewGame(const game::NewGameParams& params) {
@@ -388,23 +454,13 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
     e.mover = static_cast<int8_t>((b & 7) - 1);
     e.in_check = (b & 8) != 0;
   }
-  // The repetition counts, from a sorted copy of the keys (no map per decode): none over
-  // four, four only for the position the history ends at (the fourth occurrence ends the
-  // game), and how many were seen three times or more.
-  thread_local std::vector<uint64_t> keys;
-  keys.clear();
-  for (const Entry& e : g->history_) keys.push_back(e.key);
-  std::sort(keys.begin(), keys.end());
+  // The repetition counts: none over four, four only for the position the history ends
+  // at (the fourth occurrence ends the game), and how many were seen three times or more.
   const uint64_t last = g->history_.back().key;
   int last_count = 0;
-  for (size_t i = 0, j; i < keys.size(); i = j) {
-    for (j = i + 1; j < keys.size() && keys[j] == keys[i];) ++j;
-    const size_t n = j - i;
-    if (n >= 3) ++g->triples_;
-    if (keys[i] == last) last_count = static_cast<int>(n);
-    if (n > 4 || (n == 4 && keys[i] != last)) return bad("impossible repetition count");
+  if (!CountRepetitions(g->history_, last, &g->triples_, &last_count)) {
+    return bad("impossible repetition count");
   }
-  if (keys.capacity() > (1 << 14)) std::vector<uint64_t>().swap(keys);  // a rare huge state
   if (r.U8() != 0) {
     uint8_t seat = r.U8();
     std::string notation = r.Str(16);

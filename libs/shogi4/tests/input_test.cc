@@ -315,6 +315,26 @@ int CorruptPayloads(const std::string& payload, uint8_t version, std::mt19937& r
   return accepted;
 }
 
+TEST(Encoding, LongHistoriesDecode) {
+  // Over 192 positions since the last mate: the repetition counts are checked on a sorted
+  // copy of the keys instead of the decoder's table.
+  bool long_one = false;
+  for (uint32_t seed = 1; seed <= 8 && !long_one; ++seed) {
+    auto g = New();
+    ASSERT_NE(g, nullptr);
+    std::mt19937 rng(seed);
+    for (int ply = 0; ply < 400 && !g->result().over; ply += 20) {
+      RandomMoves(*g, rng, 20);
+      const std::string bytes = g->Encode();
+      auto d = games::Decode(bytes, game::Kind::kShogi4);
+      ASSERT_TRUE(d.ok()) << d.status();
+      EXPECT_EQ((*d)->Encode(), bytes);
+      long_one |= bytes.size() > 200 * 9 + 300;
+    }
+  }
+  EXPECT_TRUE(long_one);
+}
+
 TEST(Encoding, CorruptedBytesAreRefusedNeverTrusted) {
   auto g = New();
   ASSERT_NE(g, nullptr);
