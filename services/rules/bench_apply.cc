@@ -19,6 +19,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
+#include "services/rules/request.h"
 #include "services/rules/rules_service.h"
 
 ABSL_FLAG(std::string, kinds, "chess,shogi4,checkers", "game kinds, each replayed alone");
@@ -30,6 +31,7 @@ ABSL_FLAG(int, reps, 20, "times each kind's requests are replayed");
 namespace {
 
 namespace v1 = tablero::v1;
+namespace rules = tablero::rules;
 using tablero::rules::RulesService;
 
 double ThreadCpu() {
@@ -72,7 +74,8 @@ bool Record(RulesService& svc, v1::GameKind kind, std::mt19937& rng,
   return true;
 }
 
-// What the server does per call (callback_service.h), minus gRPC: failed calls.
+// What the server does per call (callback_service.h), minus gRPC (the request is one
+// slice there too): failed calls.
 __attribute__((noinline)) int Replay(RulesService& svc, const std::vector<std::string>& reqs,
                                      int reps, size_t* answer_bytes) {
   alignas(16) static char block[16 << 10];
@@ -87,9 +90,13 @@ __attribute__((noinline)) int Replay(RulesService& svc, const std::vector<std::s
       o.initial_block_size = sizeof block;
       google::protobuf::Arena arena(o);
       auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&arena);
-      failed += !req->ParseFromString(bytes);
+      rules::ApplyMoveArgs args;
+      if (!rules::ParseApplyMoveRequest(bytes, &args)) {
+        failed += !req->ParseFromString(bytes);
+        args = rules::ArgsOf(*req);
+      }
       answer.clear();
-      failed += !svc.ApplyMoveWire(&ctx, req, &answer).ok();
+      failed += !svc.ApplyMoveWire(&ctx, args, &answer).ok();
       *answer_bytes += answer.size();
     }
   }

@@ -6,7 +6,8 @@
 // around a move's handler as the handler itself (thread hand-offs, cold caches, one heap
 // allocation per piece and string of the answer); see benchmarks/README-rules.md.
 //
-// ApplyMove, the hot call, is a raw method: the request is parsed onto an arena here, and
+// ApplyMove, the hot call, is a raw method: the request is parsed onto an arena here
+// (services/rules/request.h for the common shape, protobuf otherwise), and
 // the answer is written as wire bytes straight from the engine's view
 // (RulesService::ApplyMoveWire, services/rules/wire.h), the same bytes the typed answer
 // serializes to, without building ~60 nested messages and their strings first.
@@ -16,10 +17,10 @@
 #include <google/protobuf/arena.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/support/message_allocator.h>
-#include <grpcpp/support/proto_buffer_reader.h>
 
 #include <string>
 
+#include "services/rules/request.h"
 #include "services/rules/rules_service.h"
 #include "tablero/v1/rules.grpc.pb.h"
 
@@ -96,14 +97,23 @@ class RulesCallbackService final
     o.initial_block = block;
     o.initial_block_size = sizeof block;
     google::protobuf::Arena arena(o);
-    auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&arena);
-    grpc::ByteBuffer bytes = request;  // shares the slices
-    grpc::ProtoBufferReader reader(&bytes);
-    if (!req->ParseFromZeroCopyStream(&reader)) {
-      return grpc::Status(grpc::StatusCode::INTERNAL, "failed to parse the ApplyMove request");
+    // The request in one piece (a request this size is one slice: no copy), parsed by
+    // ParseApplyMoveRequest, or by protobuf when it has another shape.
+    grpc::Slice in;
+    if (!request.TrySingleSlice(&in).ok() && !request.DumpToSingleSlice(&in).ok()) {
+      return grpc::Status(grpc::StatusCode::INTERNAL, "failed to read the ApplyMove request");
+    }
+    const absl::string_view bytes(reinterpret_cast<const char*>(in.begin()), in.size());
+    ApplyMoveArgs args;
+    if (!ParseApplyMoveRequest(bytes, &args)) {
+      auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&arena);
+      if (!req->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+        return grpc::Status(grpc::StatusCode::INTERNAL, "failed to parse the ApplyMove request");
+      }
+      args = ArgsOf(*req);
     }
     answer.clear();
-    grpc::Status s = impl_->ApplyMoveWire(ctx, req, &answer);
+    grpc::Status s = impl_->ApplyMoveWire(ctx, args, &answer);
     if (!s.ok()) return s;
     grpc::Slice slice(answer.data(), answer.size());
     *response = grpc::ByteBuffer(&slice, 1);

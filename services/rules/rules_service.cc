@@ -56,7 +56,7 @@ absl::StatusOr<game::Kind> RequireKind(v1::GameKind kind) {
                    " (use GAME_KIND_CHESS, GAME_KIND_SHOGI4 or GAME_KIND_CHECKERS)"));
 }
 
-absl::StatusOr<GamePtr> Decode(const std::string& bytes, game::Kind expect) {
+absl::StatusOr<GamePtr> Decode(absl::string_view bytes, game::Kind expect) {
   auto g = games::Decode(bytes, expect);
   if (!g.ok() && g.status().code() != absl::StatusCode::kInvalidArgument) {
     return absl::InvalidArgumentError(absl::StrCat("state: ", g.status().message()));
@@ -128,7 +128,7 @@ RulesService::RulesService(prometheus::Registry& registry, size_t cache_entries)
 }
 
 absl::StatusOr<GamePtr> RulesService::Load(const grpc::ServerContextBase& ctx,
-                                           const std::string& state, game::Kind expect) {
+                                           absl::string_view state, game::Kind expect) {
   if (absl::Status s = Live(ctx, /*cancellable=*/false); !s.ok()) return s;
   if (state.empty()) {
     return absl::InvalidArgumentError(
@@ -223,9 +223,9 @@ grpc::Status RulesService::LegalMoves(grpc::ServerContextBase* ctx,
   return grpc::Status::OK;
 }
 
-grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req,
+grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const ApplyMoveArgs& req,
                                  Applied* out) {
-  auto kind = RequireKind(req->kind());
+  auto kind = RequireKind(req.kind);
   if (!kind.ok()) return ToGrpc(kind.status());
   KindMetrics& metrics = metrics_[static_cast<size_t>(*kind)];
   const auto start = std::chrono::steady_clock::now();
@@ -237,23 +237,22 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const v1::ApplyMo
     }
   } timer{metrics.apply_seconds, start};
 
-  switch (req->move_case()) {
+  switch (req.move_case) {
     case v1::ApplyMoveRequest::kMoveText:
-      if (absl::Status s = CheckMoveText(req->move_text()); !s.ok()) return ToGrpc(s);
+      if (absl::Status s = CheckMoveText(req.move_text); !s.ok()) return ToGrpc(s);
       break;
     case v1::ApplyMoveRequest::kStructured:
-      if (absl::Status s = CheckStructured(req->structured()); !s.ok()) return ToGrpc(s);
+      if (absl::Status s = CheckStructured(*req.structured); !s.ok()) return ToGrpc(s);
       break;
     default:
       return ToGrpc(absl::InvalidArgumentError("no move given (set move_text or structured)"));
   }
-  auto g = Load(*ctx, req->state(), *kind);
+  auto g = Load(*ctx, req.state, *kind);
   if (!g.ok()) return ToGrpc(g.status());
   Game& game = **g;
-  if (req->has_expected_ply() && req->expected_ply().value() != game.ply()) {
-    return ToGrpc(
-        absl::AbortedError(absl::StrCat("stale move: expected_ply ", req->expected_ply().value(),
-                                        " but the game is at ply ", game.ply())));
+  if (req.expected_ply && *req.expected_ply != game.ply()) {
+    return ToGrpc(absl::AbortedError(absl::StrCat("stale move: expected_ply ", *req.expected_ply,
+                                                  " but the game is at ply ", game.ply())));
   }
   auto refuse = [&](const absl::Status& s) {
     metrics.illegal->Increment();
@@ -261,14 +260,14 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const v1::ApplyMo
   };
   if (game.to_move() < 0) return refuse(GameOver(game));
 
-  const bool text = req->move_case() == v1::ApplyMoveRequest::kMoveText;
+  const bool text = req.move_case == v1::ApplyMoveRequest::kMoveText;
   game::Move move;
   if (text) {
-    auto parsed = game.ParseMove(req->move_text());
+    auto parsed = game.ParseMove(req.move_text);
     if (!parsed.ok()) return refuse(parsed.status());
     move = std::move(*parsed);
   } else {
-    move = FromProto(req->structured(), game.to_move());
+    move = FromProto(*req.structured, game.to_move());
   }
   auto events = game.Play(move);
   if (!events.ok()) return refuse(events.status());
@@ -290,7 +289,7 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const v1::ApplyMo
 grpc::Status RulesService::ApplyMove(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req,
                                      v1::ApplyMoveResponse* resp) {
   Applied a;
-  if (grpc::Status s = Apply(ctx, req, &a); !s.ok()) return s;
+  if (grpc::Status s = Apply(ctx, ArgsOf(*req), &a); !s.ok()) return s;
   resp->set_state(std::move(a.state));
   a.view.pieces = game::ToPieceViews(a.pieces);
   ToProto(a.move, resp->mutable_move());
@@ -302,6 +301,11 @@ grpc::Status RulesService::ApplyMove(grpc::ServerContextBase* ctx, const v1::App
 
 grpc::Status RulesService::ApplyMoveWire(grpc::ServerContextBase* ctx,
                                          const v1::ApplyMoveRequest* req, std::string* answer) {
+  return ApplyMoveWire(ctx, ArgsOf(*req), answer);
+}
+
+grpc::Status RulesService::ApplyMoveWire(grpc::ServerContextBase* ctx, const ApplyMoveArgs& req,
+                                         std::string* answer) {
   Applied a;
   if (grpc::Status s = Apply(ctx, req, &a); !s.ok()) return s;
   AppendApplyMoveResponse(a.state, a.kind, a.view, a.pieces, a.events, a.result, a.move, answer);

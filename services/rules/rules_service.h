@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "libs/game/game.h"
+#include "services/rules/request.h"
 #include "services/rules/state_cache.h"
 #include "tablero/v1/rules.grpc.pb.h"
 
@@ -52,6 +53,9 @@ class RulesService final {
   // ApplyMove would serialize to.
   grpc::Status ApplyMoveWire(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req,
                              std::string* answer);
+  // The same from the request's fields as read by ParseApplyMoveRequest (request.h).
+  grpc::Status ApplyMoveWire(grpc::ServerContextBase* ctx, const ApplyMoveArgs& req,
+                             std::string* answer);
   grpc::Status ApplyAction(grpc::ServerContextBase* ctx, const v1::ApplyActionRequest* req,
                            v1::ApplyActionResponse* resp);
   grpc::Status ValidateState(grpc::ServerContextBase* ctx, const v1::ValidateStateRequest* req,
@@ -79,11 +83,11 @@ class RulesService final {
     game::Result result;
     game::Move move;
   };
-  grpc::Status Apply(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req, Applied* out);
+  grpc::Status Apply(grpc::ServerContextBase* ctx, const ApplyMoveArgs& req, Applied* out);
   // The one decode of a request (or a cache hit). Anything wrong with the bytes is
   // INVALID_ARGUMENT; `expect` kUnknown accepts any kind.
   absl::StatusOr<std::unique_ptr<game::Game>> Load(const grpc::ServerContextBase& ctx,
-                                                   const std::string& state, game::Kind expect);
+                                                   absl::string_view state, game::Kind expect);
   absl::StatusOr<std::unique_ptr<game::Game>> LoadFor(const grpc::ServerContextBase& ctx,
                                                       v1::GameKind kind, const std::string& state);
 
