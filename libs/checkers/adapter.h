@@ -21,6 +21,9 @@ struct Config {
   Rules rules;
 };
 absl::StatusOr<Config> ConfigFrom(const game::Options& resolved, int seats);
+// ConfigFrom in two: what the options say, and whether `seats` may play by them.
+absl::StatusOr<Config> ConfigOf(const game::Options& resolved);
+absl::Status CheckSeats(const Config& config, int seats);
 
 class CheckersGame final : public game::Game {
  public:

@@ -79,10 +79,15 @@ size_t OptionBytes(absl::string_view in) {
   return at;
 }
 
-// The option list at the start of `*payload`, resolved; `*payload` is left after it. The
-// same list is resolved once per thread (resolving costs more than the rest of a decode).
-absl::StatusOr<std::shared_ptr<const game::Options>> DecodeOptions(absl::string_view* payload) {
-  thread_local absl::flat_hash_map<std::string, std::shared_ptr<const game::Options>> cache;
+// The option list at the start of `*payload`, resolved, with what it says; `*payload` is
+// left after it. The same list is resolved once per thread (resolving, and reading the
+// options by name, cost more than the rest of a decode).
+struct DecodedOptions {
+  std::shared_ptr<const game::Options> options;
+  absl::StatusOr<Config> config;  // ConfigOf(*options)
+};
+absl::StatusOr<DecodedOptions> DecodeOptions(absl::string_view* payload) {
+  thread_local absl::flat_hash_map<std::string, DecodedOptions> cache;
   const size_t n = OptionBytes(*payload);
   const absl::string_view raw = payload->substr(0, n);
   if (n > 0) {
@@ -103,13 +108,15 @@ absl::StatusOr<std::shared_ptr<const game::Options>> DecodeOptions(absl::string_
   if (!r.ok()) return Bad("truncated options");
   auto options = game::ResolveOptions(Info(), given);
   if (!options.ok()) return Bad(options.status().message());
-  auto shared = std::make_shared<const game::Options>(*std::move(options));
+  DecodedOptions decoded;
+  decoded.options = std::make_shared<const game::Options>(*std::move(options));
+  decoded.config = ConfigOf(*decoded.options);
   if (n > 0 && n == payload->size() - r.remaining()) {
     if (cache.size() >= 256) cache.clear();
-    cache.emplace(std::string(raw), shared);
+    cache.emplace(std::string(raw), decoded);
   }
   payload->remove_prefix(payload->size() - r.remaining());
-  return shared;
+  return decoded;
 }
 
 }  // namespace
@@ -126,8 +133,9 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   const uint64_t ply = r.Varint();
   const uint64_t idle = r.Varint();
   if (!r.ok()) return Bad("truncated header");
-  auto config = ConfigFrom(**options, n);
+  const absl::StatusOr<Config>& config = options->config;
   if (!config.ok()) return Bad(config.status().message());
+  if (absl::Status s = CheckSeats(*config, n); !s.ok()) return Bad(s.message());
   if (first >= n) return Bad("first seat out of range");
   if (reason > static_cast<int>(Reason::kResignation)) return Bad("unknown end reason");
   if (ply > (1u << 30) || idle > UINT16_MAX) return Bad("counter out of range");
@@ -187,7 +195,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
       return Bad("bad seat to move");
     }
   }
-  auto g = std::make_unique<CheckersGame>(*std::move(options), st, first);
+  auto g = std::make_unique<CheckersGame>(std::move(options->options), st, first);
   if (last_seat >= 0) g->set_last(last_seat, std::move(last_path));
   return g;
 }

@@ -73,7 +73,7 @@ const game::GameInfo& Info() {
   return *info;
 }
 
-absl::StatusOr<Config> ConfigFrom(const game::Options& o, int seats) {
+absl::StatusOr<Config> ConfigOf(const game::Options& o) {
   Config c;
   c.japanese = o.at("rules") == "japanese";
   c.rules.anti_blocking = o.at("anti_blocking") == "on";
@@ -81,6 +81,10 @@ absl::StatusOr<Config> ConfigFrom(const game::Options& o, int seats) {
   if (!absl::SimpleAtoi(o.at("move_limit"), &c.rules.move_limit) || c.rules.move_limit < 0) {
     return absl::InvalidArgumentError("option \"move_limit\" is not a count of moves");
   }
+  return c;
+}
+
+absl::Status CheckSeats(const Config& c, int seats) {
   if (seats < 2 || seats > kMaxSeats) {
     return absl::InvalidArgumentError(
         absl::StrCat("Chinese Checkers is played by 2-6 players, not ", seats));
@@ -89,6 +93,13 @@ absl::StatusOr<Config> ConfigFrom(const game::Options& o, int seats) {
     return absl::InvalidArgumentError(
         absl::StrCat("option \"rules\": japanese is played by 2-3 players, not ", seats));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Config> ConfigFrom(const game::Options& o, int seats) {
+  auto c = ConfigOf(o);
+  if (!c.ok()) return c;
+  if (absl::Status s = CheckSeats(*c, seats); !s.ok()) return s;
   return c;
 }
 
