@@ -300,12 +300,15 @@ std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
   }
   last_move_ = parsed_move;
 
+  const Position before = pos_;
   DoMove(pos_, m);
   // A fourth occurrence ends the game before anything else (perpetual check by the mover
   // was refused above).
   Position probe = pos_;
   probe.to_move = static_cast<int8_t>(PickNext(probe, s));
-  const uint64_t key = Key(probe);
+  // history_.back() is the position before the move; a move touches two squares at most.
+  const uint64_t key = KeyAfter(before, history_.back().key, probe,
+                                IsDrop(m) ? -1 : static_cast<int>(MoveFrom(m)), MoveTo(m), s);
   if (triples_ > 0 && Count(key) >= 3) {
     pos_ = probe;
     Record(pos_, key);

@@ -179,6 +179,23 @@ uint64_t Key(const Position& pos) {
   return k;
 }
 
+uint64_t KeyAfter(const Position& before, uint64_t k, const Position& after, int a, int b,
+                  int seat) {
+  const Tables& t = Tab();
+  for (int sq : {a, b}) {
+    if (sq < 0) continue;
+    if (before.board[sq] != 0) k ^= t.cell[sq][CellIndex(before.board[sq])];
+    if (after.board[sq] != 0) k ^= t.cell[sq][CellIndex(after.board[sq])];
+  }
+  for (int i = 0; i < kHandTypes; ++i) {
+    k ^= t.hand[seat][i][before.hand[seat][i] > 81 ? 81 : before.hand[seat][i]];
+    k ^= t.hand[seat][i][after.hand[seat][i] > 81 ? 81 : after.hand[seat][i]];
+  }
+  k ^= t.alive[before.alive & 15] ^ t.alive[after.alive & 15];
+  k ^= t.to_move[before.to_move & 3] ^ t.to_move[after.to_move & 3];
+  return k;
+}
+
 namespace {
 
 int PiecesOf(const Position& pos, int seat) {

@@ -92,6 +92,11 @@ void MakeMove(Position& pos, Move m);
 
 // Zobrist key of the position identity: board, hands, surviving seats, seat to move.
 uint64_t Key(const Position& pos);
+// Key(after) from `before_key` = Key(before), when `after` differs from `before` only on
+// squares `a` and `b` (-1: none), in `seat`'s hand, in the seat to move and the surviving
+// seats: a move, before any mate it causes. The unchanged squares are not visited.
+uint64_t KeyAfter(const Position& before, uint64_t before_key, const Position& after, int a, int b,
+                  int seat);
 
 // Places per seat (1 = first; equal numbers share) for a finished game.
 std::array<int, kSeats> Places(const Position& pos);
