@@ -11,6 +11,7 @@
 #include <valgrind/callgrind.h>
 
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -85,13 +86,14 @@ __attribute__((noinline)) int Replay(RulesService& svc, const std::vector<std::s
   CALLGRIND_TOGGLE_COLLECT;
   for (int r = 0; r < reps; ++r) {
     for (const std::string& bytes : reqs) {
-      google::protobuf::ArenaOptions o;
-      o.initial_block = block;
-      o.initial_block_size = sizeof block;
-      google::protobuf::Arena arena(o);
-      auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&arena);
       rules::ApplyMoveArgs args;
+      std::optional<google::protobuf::Arena> arena;
       if (!rules::ParseApplyMoveRequest(bytes, &args)) {
+        google::protobuf::ArenaOptions o;
+        o.initial_block = block;
+        o.initial_block_size = sizeof block;
+        arena.emplace(o);
+        auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&*arena);
         failed += !req->ParseFromString(bytes);
         args = rules::ArgsOf(*req);
       }

@@ -18,6 +18,7 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/support/message_allocator.h>
 
+#include <optional>
 #include <string>
 
 #include "services/rules/request.h"
@@ -93,10 +94,6 @@ class RulesCallbackService final
     // arena starts in a per-thread block and the answer is built in a per-thread string.
     alignas(16) thread_local char block[16 << 10];
     thread_local std::string answer;
-    google::protobuf::ArenaOptions o;
-    o.initial_block = block;
-    o.initial_block_size = sizeof block;
-    google::protobuf::Arena arena(o);
     // The request in one piece (a request this size is one slice: no copy), parsed by
     // ParseApplyMoveRequest, or by protobuf when it has another shape.
     grpc::Slice in;
@@ -105,8 +102,13 @@ class RulesCallbackService final
     }
     const absl::string_view bytes(reinterpret_cast<const char*>(in.begin()), in.size());
     ApplyMoveArgs args;
+    std::optional<google::protobuf::Arena> arena;  // only for protobuf's parser
     if (!ParseApplyMoveRequest(bytes, &args)) {
-      auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&arena);
+      google::protobuf::ArenaOptions o;
+      o.initial_block = block;
+      o.initial_block_size = sizeof block;
+      arena.emplace(o);
+      auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&*arena);
       if (!req->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
         return grpc::Status(grpc::StatusCode::INTERNAL, "failed to parse the ApplyMove request");
       }
