@@ -304,9 +304,29 @@ grpc::Status RulesService::ApplyMoveWire(grpc::ServerContextBase* ctx,
   return ApplyMoveWire(ctx, ArgsOf(*req), answer);
 }
 
+void RulesService::Applied::Clear() {
+  state.clear();
+  view.pieces.clear();
+  for (auto& hand : view.hands) hand.clear();
+  view.to_move = -1;
+  view.in_check.clear();
+  view.active.clear();
+  view.last_move.reset();
+  view.position.clear();
+  view.ply = 0;
+  view.draw_offer_by.reset();
+  pieces.clear();
+  kind = game::Kind::kUnknown;
+  events.clear();
+  result = game::Result();
+  move = game::Move();
+}
+
 grpc::Status RulesService::ApplyMoveWire(grpc::ServerContextBase* ctx, const ApplyMoveArgs& req,
                                          std::string* answer) {
-  Applied a;
+  // One per thread: the view's vectors keep their room from call to call.
+  thread_local Applied a;
+  a.Clear();
   if (grpc::Status s = Apply(ctx, req, &a); !s.ok()) return s;
   AppendApplyMoveResponse(a.state, a.kind, a.view, a.pieces, a.events, a.result, a.move, answer);
   return grpc::Status::OK;
