@@ -89,7 +89,9 @@ class Shogi4Game final : public game::Game {
   static uint8_t RoomFlags(const game::Options& options);
 
   std::vector<Entry> history_;  // since the last mate (older positions cannot recur)
-  int triples_ = 0;             // keys seen three times: only then can a move be refused or end it
+  int triples_ = 0;
+  // Bit per seat in check in pos_, as Apply found it for the check events; -1: not known.
+  int8_t checked_ = -1;  // keys seen three times: only then can a move be refused or end it
   std::optional<game::Move> last_move_;
   // The last move ParseMove accepted (its structured form and engine move), so that Play
   // of that same move in the same state does not validate it a second time. Only Play

@@ -344,10 +344,12 @@ std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
     // Without a mate only the seat to move changed, to the probe's: the same key.
     Record(pos_, mated ? Key(pos_) : key);
   }
+  checked_ = 0;
   for (int seat = 0; seat < kSeats; ++seat) {
     if (!pos_.Alive(seat)) continue;
     Squares a = Attackers(pos_.board, pos_.king[seat], pos_.Enemies(seat));
     if (a == 0) continue;
+    checked_ = static_cast<int8_t>(checked_ | 1 << seat);
     int sq = 0;
     while (!((a >> sq) & 1)) ++sq;
     events.push_back({EventType::kCheck, seat, OwnerOf(pos_.board[sq]), ""});
@@ -397,7 +399,9 @@ void Shogi4Game::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* p
   v.to_move = to_move();
   for (int s = 0; s < kSeats; ++s) {
     v.active.push_back(pos_.Alive(s));
-    if (pos_.Alive(s) && InCheck(pos_, s)) v.in_check.push_back(s);
+    if (pos_.Alive(s) && (checked_ >= 0 ? (checked_ >> s & 1) : InCheck(pos_, s))) {
+      v.in_check.push_back(s);
+    }
   }
   v.last_move = last_move_;
   v.position = PositionText();
