@@ -336,8 +336,9 @@ std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
           events.push_back({EventType::kElimination, seat, mater, ""});
           events.push_back({EventType::kPiecesPassed, seat, pos_.rules.ownerless ? -1 : mater,
                             absl::StrCat(passed)});
-        });
-    if (mated) {  // positions before a mate can never recur
+        },
+        probe.to_move);  // the same board: the same pick
+    if (mated) {         // positions before a mate can never recur
       history_.clear();
       triples_ = 0;
     }

@@ -70,11 +70,13 @@ int PickNext(const Position& pos, int mover);
 int Eliminate(Position& pos, int seat, int mater);
 // After a move: picks the next seat; a seat with no legal move is mated at once and the
 // pick repeats; then the move limit. `has_move(pos, seat)` decides "has a legal move".
+// `first`: PickNext's answer for `pos` when the caller has it (-1: not known).
 template <class HasMove, class OnMate>
-void Resolve(Position& pos, HasMove has_move, OnMate on_mate) {
+void Resolve(Position& pos, HasMove has_move, OnMate on_mate, int first = -1) {
   const int m = pos.last_mover;
   while (pos.over == EndReason::kNone) {
-    int p = PickNext(pos, m);
+    int p = first >= 0 ? first : PickNext(pos, m);
+    first = -1;
     pos.to_move = static_cast<int8_t>(p);
     if (has_move(pos, p)) break;
     int passed = Eliminate(pos, p, m);
