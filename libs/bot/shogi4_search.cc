@@ -34,6 +34,8 @@ constexpr int kMaxPly = 32;
 constexpr int kBoardValue[s4::kPieceTypes] = {0, 100, 500, 550, 1000, 0, 600, 580, 1300};
 constexpr int kHandValue[s4::kHandTypes] = {110, 550, 600, 1100};
 constexpr int kMateBonus = 6000;
+// A game over with us second, on the scale of the running evaluation (see Eval).
+constexpr int kSecondPlace = 2000;
 
 class Shogi4Searcher {
  public:
@@ -104,6 +106,12 @@ class Shogi4Searcher {
   int Eval(const s4::Position& pos) const {
     if (pos.over != s4::EndReason::kNone) {
       const auto places = s4::Places(pos);
+      // A game ended with us second is worth less than a running one where we lead by a
+      // mate: scored as a near-win, the rivals' side never chose it, so the search did
+      // not see a rival's second mate coming (nor avoid making the second mate itself
+      // when that leaves us behind on pieces). Best-reply only: the lower levels stay as
+      // they were measured.
+      if (brs_ && places[me_] == 2) return kSecondPlace;
       return kWin * (5 - 2 * places[me_]) / 3;
     }
     if (!pos.Alive(me_)) return -kWin;
