@@ -306,9 +306,8 @@ double ThreadCpu() {
 
 // The service's own work without gRPC: the same requests through an in-process
 // RulesService (request parse, handler, answer written as wire bytes), one thread, in
-// game order so that the decoded-state cache behaves as in the server. The request lives
-// on an arena with a 16 KiB inline first block, as in the server
-// (services/rules/callback_service.h).
+// game order so that the decoded-state cache behaves as in the server. The bytes go
+// through RulesService::ApplyMoveBytes, as in the server (services/rules/callback_service.h).
 // CPU microseconds per call.
 void HandlerCost(const std::string& name, const std::vector<v1::ApplyMoveRequest>& reqs,
                  size_t cache_entries) {
@@ -318,18 +317,11 @@ void HandlerCost(const std::string& name, const std::vector<v1::ApplyMoveRequest
   for (const v1::ApplyMoveRequest& req : reqs) in.push_back(req.SerializeAsString());
   std::string wire;
   uint64_t failed = 0, in_bytes = 0, out_bytes = 0;
-  alignas(16) static char block[16 << 10];
   const double t0 = ThreadCpu();
   for (const std::string& bytes : in) {
-    google::protobuf::ArenaOptions o;
-    o.initial_block = block;
-    o.initial_block_size = sizeof block;
-    google::protobuf::Arena arena(o);
-    auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&arena);
-    failed += !req->ParseFromString(bytes);
     grpc::ServerContext ctx;
     wire.clear();
-    failed += !svc.ApplyMoveWire(&ctx, req, &wire).ok();
+    failed += !svc.ApplyMoveBytes(&ctx, bytes, &wire).ok();
     in_bytes += bytes.size();
     out_bytes += wire.size();
   }

@@ -1,17 +1,15 @@
 // The ApplyMove handler's own cost, in-process (no gRPC, no server): records random games
 // of every kind through RulesService, as benchmarks/rules_load does over the network
 // (same seed, game count and move choice), then replays the recorded requests the way the
-// server runs them (request parsed onto an arena, ApplyMoveWire into a reused answer).
+// server runs them (RulesService::ApplyMoveBytes into a reused answer).
 // Prints CPU microseconds per call. Not a test: run it by hand, and under callgrind to
 // count instructions per call of the replay alone, which does not depend on the load:
 //   valgrind --tool=callgrind --collect-atstart=no rules_apply_bench --reps=2
 // (the replay toggles collection on and off around itself).
-#include <google/protobuf/arena.h>
 #include <time.h>
 #include <valgrind/callgrind.h>
 
 #include <cstdio>
-#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -20,7 +18,6 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
-#include "services/rules/request.h"
 #include "services/rules/rules_service.h"
 
 ABSL_FLAG(std::string, kinds, "chess,shogi4,checkers", "game kinds, each replayed alone");
@@ -32,7 +29,6 @@ ABSL_FLAG(int, reps, 20, "times each kind's requests are replayed");
 namespace {
 
 namespace v1 = tablero::v1;
-namespace rules = tablero::rules;
 using tablero::rules::RulesService;
 
 double ThreadCpu() {
@@ -79,26 +75,14 @@ bool Record(RulesService& svc, v1::GameKind kind, std::mt19937& rng,
 // slice there too): failed calls.
 __attribute__((noinline)) int Replay(RulesService& svc, const std::vector<std::string>& reqs,
                                      int reps, size_t* answer_bytes) {
-  alignas(16) static char block[16 << 10];
   static std::string answer;
   grpc::ServerContext ctx;
   int failed = 0;
   CALLGRIND_TOGGLE_COLLECT;
   for (int r = 0; r < reps; ++r) {
     for (const std::string& bytes : reqs) {
-      rules::ApplyMoveArgs args;
-      std::optional<google::protobuf::Arena> arena;
-      if (!rules::ParseApplyMoveRequest(bytes, &args)) {
-        google::protobuf::ArenaOptions o;
-        o.initial_block = block;
-        o.initial_block_size = sizeof block;
-        arena.emplace(o);
-        auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&*arena);
-        failed += !req->ParseFromString(bytes);
-        args = rules::ArgsOf(*req);
-      }
       answer.clear();
-      failed += !svc.ApplyMoveWire(&ctx, args, &answer).ok();
+      failed += !svc.ApplyMoveBytes(&ctx, bytes, &answer).ok();
       *answer_bytes += answer.size();
     }
   }

@@ -6,10 +6,10 @@
 // around a move's handler as the handler itself (thread hand-offs, cold caches, one heap
 // allocation per piece and string of the answer); see benchmarks/README-rules.md.
 //
-// ApplyMove, the hot call, is a raw method: the request is parsed onto an arena here
-// (services/rules/request.h for the common shape, protobuf otherwise), and
-// the answer is written as wire bytes straight from the engine's view
-// (RulesService::ApplyMoveWire, services/rules/wire.h), the same bytes the typed answer
+// ApplyMove, the hot call, is a raw method: its request bytes go to
+// RulesService::ApplyMoveBytes (services/rules/request.h reads the common shape, protobuf
+// the others), and the answer is written as wire bytes straight from the engine's view
+// (services/rules/wire.h), the same bytes the typed answer
 // serializes to, without building ~60 nested messages and their strings first.
 #ifndef TABLERO_SERVICES_RULES_CALLBACK_SERVICE_H_
 #define TABLERO_SERVICES_RULES_CALLBACK_SERVICE_H_
@@ -18,10 +18,8 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/support/message_allocator.h>
 
-#include <optional>
 #include <string>
 
-#include "services/rules/request.h"
 #include "services/rules/rules_service.h"
 #include "tablero/v1/rules.grpc.pb.h"
 
@@ -90,32 +88,17 @@ class RulesCallbackService final
  private:
   grpc::Status RawApplyMove(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer& request,
                             grpc::ByteBuffer* response) {
-    // The handler runs inline on this thread and is done before it returns: the request's
-    // arena starts in a per-thread block and the answer is built in a per-thread string.
-    alignas(16) thread_local char block[16 << 10];
+    // The handler runs inline on this thread and is done before it returns: the answer is
+    // built in a per-thread string. The request in one piece (a request this size is one
+    // slice: no copy).
     thread_local std::string answer;
-    // The request in one piece (a request this size is one slice: no copy), parsed by
-    // ParseApplyMoveRequest, or by protobuf when it has another shape.
     grpc::Slice in;
     if (!request.TrySingleSlice(&in).ok() && !request.DumpToSingleSlice(&in).ok()) {
       return grpc::Status(grpc::StatusCode::INTERNAL, "failed to read the ApplyMove request");
     }
     const absl::string_view bytes(reinterpret_cast<const char*>(in.begin()), in.size());
-    ApplyMoveArgs args;
-    std::optional<google::protobuf::Arena> arena;  // only for protobuf's parser
-    if (!ParseApplyMoveRequest(bytes, &args)) {
-      google::protobuf::ArenaOptions o;
-      o.initial_block = block;
-      o.initial_block_size = sizeof block;
-      arena.emplace(o);
-      auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&*arena);
-      if (!req->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-        return grpc::Status(grpc::StatusCode::INTERNAL, "failed to parse the ApplyMove request");
-      }
-      args = ArgsOf(*req);
-    }
     answer.clear();
-    grpc::Status s = impl_->ApplyMoveWire(ctx, args, &answer);
+    grpc::Status s = impl_->ApplyMoveBytes(ctx, bytes, &answer);
     if (!s.ok()) return s;
     grpc::Slice slice(answer.data(), answer.size());
     *response = grpc::ByteBuffer(&slice, 1);

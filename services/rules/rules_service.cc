@@ -1,5 +1,7 @@
 #include "services/rules/rules_service.h"
 
+#include <google/protobuf/arena.h>
+
 #include <chrono>
 #include <memory>
 #include <string>
@@ -13,6 +15,7 @@
 #include "libs/games/games.h"
 #include "services/rules/convert.h"
 #include "services/rules/pgn_tags.h"
+#include "services/rules/request.h"
 #include "services/rules/wire.h"
 
 namespace tablero::rules {
@@ -301,6 +304,23 @@ grpc::Status RulesService::ApplyMove(grpc::ServerContextBase* ctx, const v1::App
 
 grpc::Status RulesService::ApplyMoveWire(grpc::ServerContextBase* ctx,
                                          const v1::ApplyMoveRequest* req, std::string* answer) {
+  return ApplyMoveWire(ctx, ArgsOf(*req), answer);
+}
+
+grpc::Status RulesService::ApplyMoveBytes(grpc::ServerContextBase* ctx, absl::string_view request,
+                                          std::string* answer) {
+  ApplyMoveArgs args;
+  if (ParseApplyMoveRequest(request, &args)) return ApplyMoveWire(ctx, args, answer);
+  // The handler is done before this returns, so the arena may start in a per-thread block.
+  alignas(16) thread_local char block[16 << 10];
+  google::protobuf::ArenaOptions o;
+  o.initial_block = block;
+  o.initial_block_size = sizeof block;
+  google::protobuf::Arena arena(o);
+  auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&arena);
+  if (!req->ParseFromArray(request.data(), static_cast<int>(request.size()))) {
+    return grpc::Status(grpc::StatusCode::INTERNAL, "failed to parse the ApplyMove request");
+  }
   return ApplyMoveWire(ctx, ArgsOf(*req), answer);
 }
 

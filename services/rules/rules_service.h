@@ -56,6 +56,11 @@ class RulesService final {
   // The same from the request's fields as read by ParseApplyMoveRequest (request.h).
   grpc::Status ApplyMoveWire(grpc::ServerContextBase* ctx, const ApplyMoveArgs& req,
                              std::string* answer);
+  // The same from the request's wire bytes, as the server takes them: read by
+  // ParseApplyMoveRequest, or by protobuf (on an arena whose first 16 KiB are a per-thread
+  // block) when they have another shape.
+  grpc::Status ApplyMoveBytes(grpc::ServerContextBase* ctx, absl::string_view request,
+                              std::string* answer);
   grpc::Status ApplyAction(grpc::ServerContextBase* ctx, const v1::ApplyActionRequest* req,
                            v1::ApplyActionResponse* resp);
   grpc::Status ValidateState(grpc::ServerContextBase* ctx, const v1::ValidateStateRequest* req,

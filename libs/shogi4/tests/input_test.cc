@@ -5,6 +5,7 @@
 #include <random>
 
 #include "libs/game/codec.h"
+#include "libs/game/testing/mutate.h"
 #include "libs/shogi4/adapter.h"
 #include "libs/shogi4/notation.h"
 #include "libs/shogi4/shogi4.h"
@@ -283,20 +284,7 @@ int CorruptPayloads(const std::string& payload, uint8_t version, std::mt19937& r
   int accepted = 0;
   for (int i = 0; i < rounds; ++i) {
     std::string p = payload;
-    int edits = 1 + static_cast<int>(rng() % 3);
-    for (int k = 0; k < edits; ++k) {
-      switch (rng() % 3) {
-        case 0:
-          p[rng() % p.size()] = static_cast<char>(rng());
-          break;
-        case 1:
-          p.erase(rng() % p.size(), 1 + rng() % 4);
-          break;
-        default:
-          p.insert(rng() % (p.size() + 1), 1, static_cast<char>(rng()));
-      }
-      if (p.empty()) break;
-    }
+    game::testing::Mutate(&p, rng, 4);
     auto d = games::Decode(game::WrapState(game::Kind::kShogi4, version, p));
     if (d.ok()) {  // still a consistent game: it must behave
       ++accepted;

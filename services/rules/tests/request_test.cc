@@ -7,6 +7,8 @@
 #include <random>
 #include <string>
 
+#include "libs/game/testing/mutate.h"
+
 namespace tablero::rules {
 namespace {
 
@@ -76,19 +78,7 @@ TEST(Request, SameAsProtobufOnCorruptedBytes) {
   for (int i = 0; i < 20000; ++i) {
     std::string bytes = Random(rng).SerializeAsString();
     if (bytes.empty()) continue;
-    for (int k = 1 + static_cast<int>(rng() % 3); k > 0; --k) {
-      switch (rng() % 3) {
-        case 0:
-          bytes[rng() % bytes.size()] = static_cast<char>(rng());
-          break;
-        case 1:
-          bytes.erase(rng() % bytes.size(), 1 + rng() % 3);
-          break;
-        default:
-          bytes.insert(rng() % (bytes.size() + 1), 1, static_cast<char>(rng()));
-      }
-      if (bytes.empty()) break;
-    }
+    game::testing::Mutate(&bytes, rng, 3);
     ExpectSameAsProtobuf(bytes, &fast);
   }
   EXPECT_GT(fast, 100);
