@@ -7,7 +7,9 @@
 // and the view cost nothing: the share of the gap that is moving the bytes.
 // See rules_floor.sh and README-rules.md.
 #include <grpcpp/grpcpp.h>
+#include <time.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -19,6 +21,9 @@
 #include "tablero/v1/rules.grpc.pb.h"
 
 ABSL_FLAG(std::string, traffic, "", "file written by rules_load --save_traffic");
+ABSL_FLAG(int, spin_ns, 0,
+          "busy-wait this long (thread CPU time) in each ApplyMove before answering: a "
+          "handler of that cost whose code and data stay hot");
 
 namespace {
 
@@ -42,7 +47,8 @@ bool Load(const std::string& path, Answers* out) {
 class Replay final : public tablero::v1::Rules::WithRawCallbackMethod_ApplyMove<
                          tablero::v1::Rules::CallbackService> {
  public:
-  explicit Replay(const Answers* answers) : answers_(answers) {}
+  explicit Replay(const Answers* answers)
+      : answers_(answers), spin_ns_(absl::GetFlag(FLAGS_spin_ns)) {}
 
   grpc::ServerUnaryReactor* Ping(grpc::CallbackServerContext* ctx,
                                  const tablero::v1::RulesPingRequest*,
@@ -64,6 +70,7 @@ class Replay final : public tablero::v1::Rules::WithRawCallbackMethod_ApplyMove<
       flat.append(reinterpret_cast<const char*>(sl.begin()), sl.size());
     }
     auto it = answers_->find(flat);
+    if (spin_ns_ > 0) Spin(spin_ns_);
     if (s.ok() && it == answers_->end()) {
       s = grpc::Status(grpc::StatusCode::NOT_FOUND, "request not in the recorded traffic");
     }
@@ -76,7 +83,17 @@ class Replay final : public tablero::v1::Rules::WithRawCallbackMethod_ApplyMove<
   }
 
  private:
+  static int64_t Now() {
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
+  }
+  static void Spin(int64_t ns) {
+    for (const int64_t end = Now() + ns; Now() < end;) {
+    }
+  }
   const Answers* answers_;
+  const int64_t spin_ns_;
 };
 
 }  // namespace
