@@ -26,7 +26,7 @@ wait
 for k in $KINDS; do
   n=$(grep -o "[0-9]* requests" "$OUT/cg.$TAG.$k.out" | cut -d' ' -f1)
   callgrind_annotate --inclusive=yes "$OUT/cg.$TAG.$k" 2>/dev/null |
-    grep -m1 "RulesService::ApplyMoveBytes" | sed 's/([^)]*)//g; s/,//g' |
+    awk '/RulesService::ApplyMoveBytes/ && !seen { print; seen = 1 }' | sed 's/([^)]*)//g; s/,//g' |
     awk -v k="$k" -v t="$TAG" -v n="$n" '{
       printf "%s %-9s Ir %6.1fk  I1mr %4.0f  D1mr %4.0f  D1mw %4.0f  ILmr %3.0f  DLmr %3.0f  DLmw %3.0f  est %5.1fk\n",
         t, k, $1/n/1000, $4/n, $5/n, $6/n, $7/n, $8/n, $9/n,

@@ -6,6 +6,9 @@
 #include <memory>
 #include <string>
 
+#include "absl/base/attributes.h"
+#include "absl/base/optimization.h"
+
 namespace tablero::rules {
 namespace {
 
@@ -99,10 +102,14 @@ class Writer {
   void End(size_t start) {
     char* body = out_->data() + start;
     const size_t len = p_ - body;
-    if (len < 0x80) {
+    if (ABSL_PREDICT_TRUE(len < 0x80)) {
       body[-1] = static_cast<char>(len);
       return;
     }
+    LongEnd(start, len);
+  }
+  // A body of 128 bytes or more (the view, a long state): its length takes more bytes.
+  ABSL_ATTRIBUTE_NOINLINE void LongEnd(size_t start, size_t len) {
     char buf[10];
     int n = 0;
     uint64_t v = len;
@@ -112,7 +119,7 @@ class Writer {
     }
     buf[n++] = static_cast<char>(v);
     Ensure(n);
-    body = out_->data() + start;
+    char* body = out_->data() + start;
     std::memmove(body + n - 1, body, len);
     std::memcpy(body - 1, buf, n);
     p_ += n - 1;
@@ -162,7 +169,7 @@ class Writer {
     std::memcpy(p_ + 2 + square.len, &rest, sizeof(Snippet));
     p_ += 2 + square.len + rest.len;
   }
-  void SlowPiece(const game::PieceRef& p) {
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD void SlowPiece(const game::PieceRef& p) {
     const size_t at = Begin(f::kViewPieces);
     String(f::kPieceSquare, p.square);
     String(f::kPieceType, p.type);
@@ -187,8 +194,12 @@ class Writer {
   }
 
  private:
+  // Out of line: the hot code of every field is the one comparison (answers fit the
+  // first 2 KiB but for long states).
   void Ensure(size_t n) {
-    if (static_cast<size_t>(end_ - p_) >= n) return;
+    if (ABSL_PREDICT_FALSE(static_cast<size_t>(end_ - p_) < n)) Grow(n);
+  }
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD void Grow(size_t n) {
     const size_t at = p_ - out_->data();
     out_->resize(std::max(2 * out_->size(), at + n));
     p_ = out_->data() + at;
@@ -250,6 +261,20 @@ Snippet Make(F write) {
   return s;
 }
 
+// The snippets of a piece not seen before on this thread (the first calls only).
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD void MakeSnippets(const game::PieceRef& p,
+                                                              Snippet* square, Snippet* piece) {
+  if (!square->made) *square = Make([&](Writer& s) { s.String(f::kPieceSquare, p.square); });
+  if (!piece->made) {
+    *piece = Make([&](Writer& s) {
+      s.String(f::kPieceType, p.type);
+      s.Int32(f::kPieceOwner, p.owner);
+      s.Int32(f::kPieceFacing, p.facing);
+      s.Bool(f::kPieceFlipped, p.flipped);
+    });
+  }
+}
+
 // The snippets of a kind's pieces on this thread (40 KiB, made on first use).
 PieceSnippets* SnippetsOf(game::Kind kind) {
   if (kind == game::Kind::kUnknown) return nullptr;
@@ -274,16 +299,8 @@ void WriteView(const game::PublicView& v, const std::vector<game::PieceRef>& pie
     if (snippets != nullptr && p.square_code >= 0 && p.square_code < kSquareCodes &&
         p.piece_code >= 0 && p.piece_code < kPieceCodes) {
       Snippet& square = snippets->square[p.square_code];
-      if (!square.made) square = Make([&](Writer& s) { s.String(f::kPieceSquare, p.square); });
       Snippet& piece = snippets->piece[p.piece_code];
-      if (!piece.made) {
-        piece = Make([&](Writer& s) {
-          s.String(f::kPieceType, p.type);
-          s.Int32(f::kPieceOwner, p.owner);
-          s.Int32(f::kPieceFacing, p.facing);
-          s.Bool(f::kPieceFlipped, p.flipped);
-        });
-      }
+      if (ABSL_PREDICT_FALSE(!square.made || !piece.made)) MakeSnippets(p, &square, &piece);
       if (!square.too_long && !piece.too_long) {
         w.Piece(square, piece);
         continue;
