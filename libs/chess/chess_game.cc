@@ -28,6 +28,13 @@ uint64_t RepetitionKey(const Position& pos) {
   return k;
 }
 
+uint64_t RepetitionKey(const Position& pos, const MoveList& legal) {
+  uint64_t k = pos.key();
+  if (pos.ep_square() != kNoSquare && !legal.has_en_passant())
+    k ^= zobrist::ep_file[FileOf(pos.ep_square())];
+  return k;
+}
+
 ChessGame::ChessGame(const game::Options& options, const Position& start)
     : ChessGame(options, start, true) {}
 
@@ -42,8 +49,9 @@ ChessGame::ChessGame(std::shared_ptr<const game::Options> options, const Positio
   resignation_exception_ = flags & 2;
   result_.places = {0, 0};
   if (!evaluate) return;
-  keys_.push_back(RepetitionKey(pos_));
-  Evaluate(nullptr);  // a position given as text may already be over
+  const MoveList legal(pos_);
+  keys_.push_back(RepetitionKey(pos_, legal));
+  Evaluate(legal.size == 0, nullptr);  // a position given as text may already be over
 }
 
 int ChessGame::RepetitionCount() const {
@@ -55,20 +63,24 @@ int ChessGame::RepetitionCount() const {
   return n;
 }
 
-game::Move ChessGame::ToGameMove(const Position& pos, Move m) const {
+game::Move ChessGame::ToGameMove(const Position& pos, Move m, std::string san) const {
   game::Move g;
   g.seat = pos.side_to_move();
-  g.path = {SquareName(m.from()), SquareName(m.to())};
+  g.path.reserve(2);
+  g.path.emplace_back(SquareNameView(m.from()));
+  g.path.emplace_back(SquareNameView(m.to()));
   if (m.kind() == Move::kPromotion) g.promotion = std::string(1, "nbrq"[m.promotion() - kKnight]);
   g.notation = ToUci(m);
-  g.display = ToSan(pos, m);
+  g.display = std::move(san);
   return g;
 }
 
 std::vector<game::Move> ChessGame::LegalMoves() const {
   std::vector<game::Move> out;
   if (result_.over) return out;
-  for (Move m : MoveList(pos_)) out.push_back(ToGameMove(pos_, m));
+  const MoveList legal(pos_);
+  for (Move m : legal)
+    out.push_back(ToGameMove(pos_, m, ToSan(pos_, m, legal, CheckSuffix(pos_, m))));
   return out;
 }
 
@@ -77,18 +89,30 @@ absl::StatusOr<std::vector<game::Move>> ChessGame::LegalMovesFrom(absl::string_v
   if (!sq.ok()) return sq.status();
   std::vector<game::Move> out;
   if (result_.over) return out;
-  for (Move m : MoveList(pos_))
-    if (m.from() == *sq) out.push_back(ToGameMove(pos_, m));
+  const MoveList legal(pos_);
+  for (Move m : legal) {
+    if (m.from() == *sq)
+      out.push_back(ToGameMove(pos_, m, ToSan(pos_, m, legal, CheckSuffix(pos_, m))));
+  }
   return out;
 }
 
 absl::StatusOr<game::Move> ChessGame::ParseMove(absl::string_view text) const {
   if (result_.over) return GameOver();
-  auto m = ParseMoveText(pos_, text);
+  const MoveList legal(pos_);
+  auto m = ParseMoveText(pos_, legal, text);
   if (!m.ok()) return m.status();
-  game::Move g = ToGameMove(pos_, *m);
-  parsed_.emplace(g, *m);
-  return g;
+  // The moves after m: for its SAN's check suffix and, in Play, the endings.
+  Position next = pos_;
+  next.DoMove(*m);
+  const MoveList after(next);
+  Parsed& p = parsed_.emplace();
+  p.m = *m;
+  p.key = RepetitionKey(next, after);
+  p.check = next.InCheck();
+  p.stuck = after.size == 0;
+  p.move = ToGameMove(pos_, *m, ToSan(pos_, *m, legal, !p.check ? 0 : p.stuck ? '#' : '+'));
+  return p.move;
 }
 
 absl::StatusOr<std::vector<Event>> ChessGame::Play(const game::Move& move) {
@@ -97,11 +121,11 @@ absl::StatusOr<std::vector<Event>> ChessGame::Play(const game::Move& move) {
     return absl::FailedPreconditionError(
         absl::StrCat("it is seat ", to_move(), "'s turn, not seat ", move.seat, "'s"));
   }
-  if (parsed_ && parsed_->first == move) {  // just parsed: legal, SAN written
-    const auto [parsed, m] = *std::move(parsed_);
+  if (parsed_ && parsed_->move == move) {  // just parsed: legal, SAN written
+    Parsed parsed = *std::move(parsed_);
     std::vector<Event> events;
-    ApplyMove(m, &events, &parsed.display);
-    last_ = std::move(parsed);
+    ApplyMove(parsed.m, &events, &parsed);
+    last_ = std::move(parsed.move);
     return events;
   }
   if (move.path.size() != 2 || !move.drop.empty()) {
@@ -123,12 +147,12 @@ absl::StatusOr<std::vector<Event>> ChessGame::Play(const game::Move& move) {
   return events;
 }
 
-void ChessGame::ApplyMove(Move m, std::vector<Event>* events, const std::string* san) {
+void ChessGame::ApplyMove(Move m, std::vector<Event>* events, const Parsed* parsed) {
   const int seat = pos_.side_to_move(), other = 1 - seat;
   parsed_.reset();
   last_.reset();
   if (events) {
-    events->push_back({EventType::kMove, seat, -1, san ? *san : ToSan(pos_, m)});
+    events->push_back({EventType::kMove, seat, -1, parsed ? parsed->move.display : ToSan(pos_, m)});
     if (m.kind() == Move::kEnPassant) {
       events->push_back({EventType::kCapture, seat, other, "P"});
     } else if (m.kind() != Move::kCastling && pos_.piece_on(m.to()) != kNoPiece) {
@@ -141,10 +165,20 @@ void ChessGame::ApplyMove(Move m, std::vector<Event>* events, const std::string*
   prev_ = pos_;  // View() describes the last move from it (replays skip the SAN work)
   pos_.DoMove(m);
   moves_.push_back(m);
-  keys_.push_back(RepetitionKey(pos_));
+  bool check, stuck;
+  if (parsed) {
+    keys_.push_back(parsed->key);
+    check = parsed->check;
+    stuck = parsed->stuck;
+  } else {
+    const MoveList legal(pos_);
+    keys_.push_back(RepetitionKey(pos_, legal));
+    check = pos_.InCheck();
+    stuck = legal.size == 0;
+  }
   if (draw_offer_ != seat) draw_offer_ = -1;  // the offer lapses: its receiver moved instead
-  if (events && pos_.InCheck()) events->push_back({EventType::kCheck, other, seat, ""});
-  Evaluate(events);
+  if (events && check) events->push_back({EventType::kCheck, other, seat, ""});
+  Evaluate(stuck, events);
 }
 
 void ChessGame::Finish(int winner, const std::string& reason, std::vector<Event>* events) {
@@ -156,10 +190,10 @@ void ChessGame::Finish(int winner, const std::string& reason, std::vector<Event>
   if (events) events->push_back({EventType::kGameOver, -1, -1, reason});
 }
 
-void ChessGame::Evaluate(std::vector<Event>* events) {
+void ChessGame::Evaluate(bool stuck, std::vector<Event>* events) {
   const int stm = pos_.side_to_move();
   // Mate first: it takes precedence over the move-count and repetition rules.
-  if (CountLegal(pos_) == 0) {
+  if (stuck) {
     if (pos_.InCheck()) {
       if (events) events->push_back({EventType::kMate, stm, 1 - stm, ""});
       Finish(1 - stm, "checkmate", events);
@@ -278,7 +312,7 @@ void ChessGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pi
   if (last_) {
     v.last_move = last_;
   } else if (!moves_.empty()) {
-    v.last_move = ToGameMove(prev_, moves_.back());
+    v.last_move = ToGameMove(prev_, moves_.back(), ToSan(prev_, moves_.back()));
   }
   v.position = pos_.Fen();
   v.ply = ply();

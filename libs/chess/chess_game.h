@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "libs/chess/movegen.h"
 #include "libs/chess/position.h"
 #include "libs/game/game.h"
 
@@ -69,11 +70,22 @@ class ChessGame final : public game::Game {
   ChessGame(std::shared_ptr<const game::Options> options, const Position& start, bool evaluate,
             uint8_t flags);
   static uint8_t StateFlags(const game::Options& options);
+  // The last move ParseMove accepted, as answered and as the engine's move, and what Play
+  // needs of the position after it (found while writing the SAN's check suffix).
+  struct Parsed {
+    game::Move move;
+    Move m;
+    uint64_t key = 0;    // RepetitionKey() after m
+    bool check = false;  // m gives check
+    bool stuck = false;  // no legal move after m
+  };
   absl::Status RestoreEnding(Ending ending, int seat, int draw_offer);
-  game::Move ToGameMove(const Position& pos, Move m) const;
-  // `san`: m's SAN when the caller has it (else computed for the move event).
-  void ApplyMove(Move m, std::vector<game::Event>* events, const std::string* san = nullptr);
-  void Evaluate(std::vector<game::Event>* events);  // automatic endings after a move
+  game::Move ToGameMove(const Position& pos, Move m, std::string san) const;
+  // `parsed`: m as ParseMove found it, when the caller has it (else the SAN of the move
+  // event and the moves after it are found here).
+  void ApplyMove(Move m, std::vector<game::Event>* events, const Parsed* parsed = nullptr);
+  // The automatic endings, `stuck` when the side to move has no legal move.
+  void Evaluate(bool stuck, std::vector<game::Event>* events);
   void Finish(int winner, const std::string& reason, std::vector<game::Event>* events);
   // "threefold_repetition" / "fifty_moves" if the position allows a FIDE claim, else empty.
   std::string ClaimableReason() const;
@@ -93,10 +105,9 @@ class ChessGame final : public game::Game {
   Ending ending_ = Ending::kNone;
   int ending_seat_ = -1;  // the resigning seat
   game::Result result_;
-  // The last move ParseMove accepted, as answered and as the engine's move, so that Play
-  // of that same move neither parses it nor writes its SAN again; ApplyMove clears it
-  // (only it changes the state).
-  mutable std::optional<std::pair<game::Move, Move>> parsed_;
+  // So that Play of the move ParseMove just accepted neither parses it, writes its SAN nor
+  // generates the moves after it again; ApplyMove clears it (only it changes the state).
+  mutable std::optional<Parsed> parsed_;
   // The last move as Play answered it, for View (empty: View describes it from prev_).
   std::optional<game::Move> last_;
 };
@@ -104,6 +115,8 @@ class ChessGame final : public game::Game {
 // The key used for repetition: the Zobrist key without the en passant file unless an en
 // passant capture is actually legal.
 uint64_t RepetitionKey(const Position& pos);
+// The same given the legal moves of `pos`.
+uint64_t RepetitionKey(const Position& pos, const MoveList& legal);
 
 }  // namespace tablero::chess
 

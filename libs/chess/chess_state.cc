@@ -189,7 +189,6 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   g->keys_.resize(keys + 1);
   in = r.Bytes(8 * keys).data();
   for (uint64_t i = 0; i < keys; ++i) g->keys_[i] = game::GetU64(in + 8 * i);
-  g->keys_.back() = RepetitionKey(g->pos_);
   const uint8_t offer = r.U8();
   const uint8_t ending = r.U8();
   const int seat = ending == uint8_t(ChessGame::Ending::kResigned) ? r.U8() : -1;
@@ -199,7 +198,9 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   if (ending > uint8_t(ChessGame::Ending::kClaimed)) return Bad("bad ending");
   if (offer && ending) return Bad("a pending draw offer in a finished game");
   g->history_checked_ = n == 0;
-  g->Evaluate(nullptr);  // automatic endings follow from the position and the keys
+  const MoveList legal(g->pos_);
+  g->keys_.back() = RepetitionKey(g->pos_, legal);
+  g->Evaluate(legal.size == 0, nullptr);  // automatic endings follow from the position and keys
   if (absl::Status s = g->RestoreEnding(ChessGame::Ending(ending), seat, int(offer) - 1); !s.ok())
     return s;
   return g;

@@ -18,6 +18,7 @@ int GenerateLegal(const Position& pos, Move* out);
 int CountLegal(const Position& pos);
 
 struct MoveList {
+  MoveList() : size(0) {}
   explicit MoveList(const Position& pos) : size(GenerateLegal(pos, moves)) {}
   const Move* begin() const { return moves; }
   const Move* end() const { return moves + size; }
@@ -26,7 +27,15 @@ struct MoveList {
       if (x == m) return true;
     return false;
   }
-  Move moves[kMaxMoves];
+  bool has_en_passant() const {
+    for (Move x : *this)
+      if (x.kind() == Move::kEnPassant) return true;
+    return false;
+  }
+  // Left uninitialized (a Move array would zero its 1 KiB on every construction).
+  union {
+    Move moves[kMaxMoves];
+  };
   int size;
 };
 

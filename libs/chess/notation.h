@@ -14,6 +14,8 @@
 
 namespace tablero::chess {
 
+struct MoveList;
+
 std::string SquareName(Square s);
 // The same name from a table that lives for the whole process (no string built).
 absl::string_view SquareNameView(Square s);
@@ -21,15 +23,25 @@ absl::StatusOr<Square> ParseSquare(absl::string_view text);
 
 std::string ToUci(Move m);  // "e2e4", "e7e8q", castling as the king's move "e1g1"
 absl::StatusOr<Move> ParseUci(const Position& pos, absl::string_view text);
+// The parsers and ToSan given `legal`, the legal moves of `pos`, when the caller has them.
+absl::StatusOr<Move> ParseUci(const Position& pos, const MoveList& legal, absl::string_view text);
 
 // SAN with disambiguation, capture x, =Q, O-O / O-O-O, and + or # (m must be legal).
 std::string ToSan(const Position& pos, Move m);
+// `suffix`: CheckSuffix(pos, m); `legal` is read only for a piece's move (not a pawn's or
+// the king's).
+std::string ToSan(const Position& pos, Move m, const MoveList& legal, char suffix);
+// '#' if m (legal in pos) mates, '+' if it checks, else 0.
+char CheckSuffix(const Position& pos, Move m);
 // Accepts SAN as written by ToSan plus common variants: 0-0, a missing or extra x, missing
 // +/#, trailing !/? annotations, promotion without '=' (e8Q).
 absl::StatusOr<Move> ParseSan(const Position& pos, absl::string_view text);
+absl::StatusOr<Move> ParseSan(const Position& pos, const MoveList& legal, absl::string_view text);
 
 // UCI if the text looks like UCI, else SAN.
 absl::StatusOr<Move> ParseMoveText(const Position& pos, absl::string_view text);
+absl::StatusOr<Move> ParseMoveText(const Position& pos, const MoveList& legal,
+                                   absl::string_view text);
 
 // PGN of a game from `start` through `moves` (legal in sequence): the Seven Tag Roster
 // (missing tags get "?" values; Round "-"), SetUp/FEN when `start` is not the standard

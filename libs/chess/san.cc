@@ -73,12 +73,18 @@ absl::StatusOr<Square> ParseSquare(absl::string_view text) {
 }
 
 std::string ToUci(Move m) {
-  std::string s = SquareName(m.from()) + SquareName(m.to());
-  if (m.kind() == Move::kPromotion) s += "nbrq"[m.promotion() - kKnight];
-  return s;
+  const char t[5] = {kSquareNames.name[m.from()][0], kSquareNames.name[m.from()][1],
+                     kSquareNames.name[m.to()][0], kSquareNames.name[m.to()][1],
+                     "nbrq"[m.promotion() - kKnight]};
+  return std::string(t, m.kind() == Move::kPromotion ? 5 : 4);
 }
 
 absl::StatusOr<Move> ParseUci(const Position& pos, absl::string_view text) {
+  return ParseUci(pos, MoveList(pos), text);
+}
+
+absl::StatusOr<Move> ParseUci(const Position& /*pos*/, const MoveList& legal,
+                              absl::string_view text) {
   if (text.size() != 4 && text.size() != 5) return Malformed("UCI move", text, "wrong length");
   if (!IsSquare(text.substr(0, 2)) || !IsSquare(text.substr(2, 2))) {
     return Malformed("UCI move", text, "expected two squares like e2e4");
@@ -91,7 +97,7 @@ absl::StatusOr<Move> ParseUci(const Position& pos, absl::string_view text) {
   const Square from = MakeSquare(text[0] - 'a', text[1] - '1');
   const Square to = MakeSquare(text[2] - 'a', text[3] - '1');
   bool needs_promotion = false;
-  for (Move m : MoveList(pos)) {
+  for (Move m : legal) {
     if (m.from() != from || m.to() != to) continue;
     if (m.kind() == Move::kPromotion) {
       if (m.promotion() == promo) return m;
@@ -104,7 +110,22 @@ absl::StatusOr<Move> ParseUci(const Position& pos, absl::string_view text) {
   return Illegal(text, "is not legal in this position");
 }
 
+char CheckSuffix(const Position& pos, Move m) {
+  Position next = pos;
+  next.DoMove(m);
+  if (!next.InCheck()) return 0;
+  return MoveList(next).size == 0 ? '#' : '+';
+}
+
 std::string ToSan(const Position& pos, Move m) {
+  const PieceType pt = TypeOf(pos.piece_on(m.from()));
+  const bool named = m.kind() != Move::kCastling && pt != kPawn && pt != kKing;
+  // The legal moves are needed only to name a piece's move without ambiguity.
+  return named ? ToSan(pos, m, MoveList(pos), CheckSuffix(pos, m))
+               : ToSan(pos, m, MoveList(), CheckSuffix(pos, m));
+}
+
+std::string ToSan(const Position& pos, Move m, const MoveList& legal, char suffix) {
   std::string s;
   const Square from = m.from(), to = m.to();
   const PieceType pt = TypeOf(pos.piece_on(from));
@@ -118,7 +139,7 @@ std::string ToSan(const Position& pos, Move m) {
     s = kPieceLetter[pt];
     if (pt != kKing) {
       bool clash = false, same_file = false, same_rank = false;
-      for (Move o : MoveList(pos)) {
+      for (Move o : legal) {
         if (o.to() != to || o.from() == from || TypeOf(pos.piece_on(o.from())) != pt) continue;
         clash = true;
         same_file |= FileOf(o.from()) == FileOf(from);
@@ -137,20 +158,22 @@ std::string ToSan(const Position& pos, Move m) {
     if (IsCapture(pos, m)) s += 'x';
     s += SquareName(to);
   }
-  Position next = pos;
-  next.DoMove(m);
-  if (next.InCheck()) s += CountLegal(next) == 0 ? '#' : '+';
+  if (suffix) s += suffix;
   return s;
 }
 
 absl::StatusOr<Move> ParseSan(const Position& pos, absl::string_view text) {
+  return ParseSan(pos, MoveList(pos), text);
+}
+
+absl::StatusOr<Move> ParseSan(const Position& pos, const MoveList& legal, absl::string_view text) {
   absl::string_view t = text;
   if (t.empty() || t.size() > 12) return Malformed("SAN move", text, "wrong length");
   while (!t.empty() && (t.back() == '+' || t.back() == '#' || t.back() == '!' || t.back() == '?'))
     t.remove_suffix(1);
   if (t == "O-O" || t == "0-0" || t == "O-O-O" || t == "0-0-0") {
     const bool king_side = t.size() == 3;
-    for (Move m : MoveList(pos)) {
+    for (Move m : legal) {
       if (m.kind() == Move::kCastling && (m.to() > m.from()) == king_side) return m;
     }
     return Illegal(text, "(castling) is not legal in this position");
@@ -192,7 +215,7 @@ absl::StatusOr<Move> ParseSan(const Position& pos, absl::string_view text) {
   Move found;
   int matches = 0;
   bool needs_promotion = false;
-  for (Move m : MoveList(pos)) {
+  for (Move m : legal) {
     if (m.to() != to || m.kind() == Move::kCastling) continue;
     if (TypeOf(pos.piece_on(m.from())) != pt) continue;
     if (file >= 0 && FileOf(m.from()) != file) continue;
@@ -215,12 +238,17 @@ absl::StatusOr<Move> ParseSan(const Position& pos, absl::string_view text) {
 }
 
 absl::StatusOr<Move> ParseMoveText(const Position& pos, absl::string_view text) {
+  return ParseMoveText(pos, MoveList(pos), text);
+}
+
+absl::StatusOr<Move> ParseMoveText(const Position& pos, const MoveList& legal,
+                                   absl::string_view text) {
   absl::string_view t = absl::StripAsciiWhitespace(text);
   if (t.empty()) return absl::InvalidArgumentError("empty move text");
   if ((t.size() == 4 || t.size() == 5) && IsSquare(t.substr(0, 2)) && IsSquare(t.substr(2, 2))) {
-    return ParseUci(pos, t);
+    return ParseUci(pos, legal, t);
   }
-  return ParseSan(pos, t);
+  return ParseSan(pos, legal, t);
 }
 
 }  // namespace tablero::chess
