@@ -83,26 +83,34 @@ uint8_t ChessGame::StateFlags(const game::Options& o) {
 }
 
 std::string ChessGame::Encode() const {
-  game::ByteWriter w;
   const size_t n = std::min<size_t>(keys_.size() - 1, pos_.halfmove_clock());
-  // Two packed positions are at most 30 bytes each.
-  w.BeginState(game::Kind::kChess, kVersion, 72 + 2 * moves_.size() + 8 * n);
-  w.U8(flags_);
-  start_.Pack(&w);
-  w.Varint(moves_.size());
-  char* out = w.Extend(2 * moves_.size());
+  // The packed positions first, so that the payload is written in one block of known size.
+  char start[Position::kMaxPacked], prev[Position::kMaxPacked];
+  const size_t start_size = size_t(start_.Pack(start) - start);
+  const size_t prev_size = moves_.empty() ? 0 : size_t(prev_.Pack(prev) - prev);
+  char varints[20];
+  char* const moves_end = detail::PutVarint(varints, moves_.size());
+  const size_t moves_size = size_t(moves_end - varints);
+  const size_t keys_size = size_t(detail::PutVarint(moves_end, n) - moves_end);
+  const size_t size = 1 + start_size + moves_size + 2 * moves_.size() + prev_size + keys_size +
+                      8 * n + 2 + (ending_ == Ending::kResigned);
+  game::ByteWriter w;
+  w.BeginState(game::Kind::kChess, kVersion, size);
+  char* out = w.Extend(size);
+  *out++ = char(flags_);
+  out = std::copy_n(start, start_size, out);
+  out = std::copy_n(varints, moves_size, out);
   for (Move m : moves_) {
     *out++ = char(m.raw());
     *out++ = char(m.raw() >> 8);
   }
-  if (!moves_.empty()) prev_.Pack(&w);
-  w.Varint(n);
-  out = w.Extend(8 * n);
+  out = std::copy_n(prev, prev_size, out);
+  out = std::copy_n(moves_end, keys_size, out);
   for (size_t i = keys_.size() - 1 - n; i + 1 < keys_.size(); ++i, out += 8)
     game::PutU64(out, keys_[i]);
-  w.U8(uint8_t(draw_offer_ + 1));
-  w.U8(uint8_t(ending_));
-  if (ending_ == Ending::kResigned) w.U8(uint8_t(ending_seat_));
+  *out++ = char(draw_offer_ + 1);
+  *out++ = char(ending_);
+  if (ending_ == Ending::kResigned) *out = char(ending_seat_);
   return w.FinishState();
 }
 

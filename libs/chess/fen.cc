@@ -1,5 +1,6 @@
 // FEN in and out. The parser is strict (the text may come from a client) but accepts the
 // two trailing counters being absent, as many tools write four-field FENs.
+#include <bit>
 #include <string>
 #include <vector>
 
@@ -8,7 +9,6 @@
 #include "absl/strings/str_split.h"
 #include "libs/chess/movegen.h"
 #include "libs/chess/position.h"
-#include "libs/game/text_buffer.h"
 
 namespace tablero::chess {
 namespace {
@@ -140,43 +140,54 @@ absl::StatusOr<Position> Position::ParseFen(absl::string_view fen) {
   return pos;
 }
 
+namespace {
+
+// Writes v in decimal at t; returns the end.
+char* PutNumber(char* t, unsigned v) {
+  char digits[10];
+  int n = 0;
+  do {
+    digits[n++] = char('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (n) *t++ = digits[--n];
+  return t;
+}
+
+}  // namespace
+
 std::string Position::Fen() const {
-  game::TextBuffer out;
-  char* text = out.Room(64 + 7);  // the placement: at most a character a square
+  // At most 64 + 7 characters of placement and 23 of the other fields: no room checks.
+  char buf[96];
+  char* t = buf;
   for (int r = 7; r >= 0; --r) {
-    int empty = 0;
-    for (int f = 0; f < 8; ++f) {
-      const Piece p = piece_on(MakeSquare(f, r));
-      if (p == kNoPiece) {
-        ++empty;
-        continue;
-      }
-      if (empty) *text++ = char('0' + empty);
-      empty = 0;
-      *text++ = kPieceChars[p];
+    int file = 0;  // the next square to write
+    for (unsigned row = unsigned(pieces() >> (8 * r)) & 255; row; row &= row - 1) {
+      const int f = std::countr_zero(row);
+      if (f > file) *t++ = char('0' + f - file);
+      *t++ = kPieceChars[board_[MakeSquare(f, r)]];
+      file = f + 1;
     }
-    if (empty) *text++ = char('0' + empty);
-    if (r) *text++ = '/';
+    if (file < 8) *t++ = char('0' + 8 - file);
+    *t++ = r ? '/' : ' ';
   }
-  out.Commit(text);
-  out.Append(side_ == kWhite ? " w " : " b ");
-  if (!castling_) out.Put('-');
-  if (castling_ & kWhiteOO) out.Put('K');
-  if (castling_ & kWhiteOOO) out.Put('Q');
-  if (castling_ & kBlackOO) out.Put('k');
-  if (castling_ & kBlackOOO) out.Put('q');
-  out.Put(' ');
+  *t++ = side_ == kWhite ? 'w' : 'b';
+  *t++ = ' ';
+  if (!castling_) *t++ = '-';
+  for (int i = 0; i < 4; ++i)
+    if (castling_ & (1 << i)) *t++ = "KQkq"[i];  // kWhiteOO, kWhiteOOO, kBlackOO, kBlackOOO
+  *t++ = ' ';
   if (HasLegalEnPassant(*this)) {
-    out.Put(char('a' + FileOf(ep_)));
-    out.Put(char('1' + RankOf(ep_)));
+    *t++ = char('a' + FileOf(ep_));
+    *t++ = char('1' + RankOf(ep_));
   } else {
-    out.Put('-');
+    *t++ = '-';
   }
-  out.Put(' ');
-  out.Number(int(halfmove_));
-  out.Put(' ');
-  out.Number(int(fullmove_));
-  return out.Take();
+  *t++ = ' ';
+  t = PutNumber(t, halfmove_);
+  *t++ = ' ';
+  t = PutNumber(t, fullmove_);
+  return std::string(buf, size_t(t - buf));
 }
 
 }  // namespace tablero::chess

@@ -12,23 +12,23 @@ absl::Status Bad(absl::string_view why) {
 
 }  // namespace
 
-void Position::Pack(game::ByteWriter* w) const {
-  w->U64(pieces());
-  int half = -1;  // a nibble waiting for its partner
-  for (Bitboard b = pieces(); b; b &= b - 1) {
-    const int p = board_[Lsb(b)];
-    if (half < 0) {
-      half = p;
-    } else {
-      w->U8(uint8_t(half | p << 4));
-      half = -1;
-    }
+char* Position::Pack(char* out) const {
+  game::PutU64(out, pieces());
+  out += 8;
+  for (Bitboard b = pieces(); b;) {
+    const int lo = board_[PopLsb(b)];
+    const int hi = b ? board_[PopLsb(b)] : 0;  // an odd count ends with a zero nibble
+    *out++ = char(lo | hi << 4);
   }
-  if (half >= 0) w->U8(uint8_t(half));
-  w->U8(uint8_t(side_ | castling_ << 1));
-  w->U8(uint8_t(ep_ == kNoSquare ? 0 : FileOf(ep_) + 1));
-  w->Varint(halfmove_);
-  w->Varint(fullmove_);
+  *out++ = char(side_ | castling_ << 1);
+  *out++ = char(ep_ == kNoSquare ? 0 : FileOf(ep_) + 1);
+  out = detail::PutVarint(out, halfmove_);
+  return detail::PutVarint(out, fullmove_);
+}
+
+void Position::Pack(game::ByteWriter* w) const {
+  char buf[kMaxPacked];
+  w->Raw(absl::string_view(buf, size_t(Pack(buf) - buf)));
 }
 
 absl::StatusOr<Position> Position::Unpack(game::ByteReader* r) {

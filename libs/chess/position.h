@@ -45,9 +45,11 @@ class Position {
 
   // Compact binary form for encoded game states (packed.cc): occupancy (8 bytes), a nibble
   // per piece in square order, side | castling << 1, en passant file + 1 (0: none), then
-  // the two clocks as varints; at most 30 bytes. Parsing checks everything ParseFen checks
-  // (the bytes may come from a client) and refuses non-canonical forms.
+  // the two clocks as varints; at most kMaxPacked bytes. Parsing checks everything ParseFen
+  // checks (the bytes may come from a client) and refuses non-canonical forms.
+  static constexpr int kMaxPacked = 32;
   void Pack(game::ByteWriter* w) const;
+  char* Pack(char* out) const;  // the same bytes at `out`; returns their end
   static absl::StatusOr<Position> Unpack(game::ByteReader* r);
 
   Color side_to_move() const { return side_; }
@@ -116,6 +118,13 @@ class Position {
 
 // Hot-path members, inline so that search and perft loops can inline them.
 namespace detail {
+// LEB128 as game::ByteWriter::Varint writes it, at `out`; returns the end.
+inline char* PutVarint(char* out, uint64_t v) {
+  for (; v >= 0x80; v >>= 7) *out++ = char(v | 0x80);
+  *out++ = char(v);
+  return out;
+}
+
 // Rights that survive a move touching each square (king and rook home squares clear them).
 inline constexpr auto kCastlingMask = [] {
   struct {
