@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/attributes.h"
+#include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -32,7 +34,8 @@ const prometheus::Histogram::BucketBoundaries& ApplyBuckets() {
   return *b;
 }
 
-absl::Status TooLong(absl::string_view what, size_t size, size_t limit) {
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status TooLong(absl::string_view what,
+                                                                 size_t size, size_t limit) {
   return absl::InvalidArgumentError(
       absl::StrCat(what, ": ", size, " bytes exceeds the limit of ", limit));
 }
@@ -50,13 +53,25 @@ absl::Status Live(const grpc::ServerContextBase& ctx, bool cancellable) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<game::Kind> RequireKind(v1::GameKind kind) {
-  game::Kind k = FromProto(kind);
-  if (k != game::Kind::kUnknown) return k;
+// Error paths are out of line (cold): on the hot path of ApplyMove their string building
+// would sit between the instructions that run, and in a server the handler's cost is
+// mostly instruction-cache misses (benchmarks/README-rules.md).
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status UnknownKind(v1::GameKind kind) {
   return absl::InvalidArgumentError(
       absl::StrCat("kind: ", kind == v1::GAME_KIND_UNSPECIFIED ? "unspecified" : "unknown value ",
                    kind == v1::GAME_KIND_UNSPECIFIED ? "" : absl::StrCat(static_cast<int>(kind)),
                    " (use GAME_KIND_CHESS, GAME_KIND_SHOGI4 or GAME_KIND_CHECKERS)"));
+}
+
+absl::StatusOr<game::Kind> RequireKind(v1::GameKind kind) {
+  game::Kind k = FromProto(kind);
+  if (ABSL_PREDICT_TRUE(k != game::Kind::kUnknown)) return k;
+  return UnknownKind(kind);
+}
+
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD grpc::Status Stale(int64_t expected, int ply) {
+  return ToGrpc(absl::AbortedError(
+      absl::StrCat("stale move: expected_ply ", expected, " but the game is at ply ", ply)));
 }
 
 absl::StatusOr<GamePtr> Decode(absl::string_view bytes, game::Kind expect) {
@@ -78,7 +93,7 @@ absl::Status CheckMoveText(absl::string_view text) {
   return absl::OkStatus();
 }
 
-absl::Status CheckStructured(const v1::Move& m) {
+ABSL_ATTRIBUTE_NOINLINE absl::Status CheckStructured(const v1::Move& m) {
   if (m.path_size() == 0) return absl::InvalidArgumentError("structured move: empty path");
   if (static_cast<size_t>(m.path_size()) > kMaxPathLength) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -93,7 +108,7 @@ absl::Status CheckStructured(const v1::Move& m) {
   return absl::OkStatus();
 }
 
-absl::Status GameOver(const Game& g) {
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status GameOver(const Game& g) {
   return absl::FailedPreconditionError(
       absl::StrCat("the game is over (", g.result().reason, "): no more moves"));
 }
@@ -254,8 +269,7 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const ApplyMoveAr
   if (!g.ok()) return ToGrpc(g.status());
   Game& game = **g;
   if (req.expected_ply && *req.expected_ply != game.ply()) {
-    return ToGrpc(absl::AbortedError(absl::StrCat("stale move: expected_ply ", *req.expected_ply,
-                                                  " but the game is at ply ", game.ply())));
+    return Stale(*req.expected_ply, game.ply());
   }
   auto refuse = [&](const absl::Status& s) {
     metrics.illegal->Increment();
@@ -264,15 +278,14 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const ApplyMoveAr
   if (game.to_move() < 0) return refuse(GameOver(game));
 
   const bool text = req.move_case == v1::ApplyMoveRequest::kMoveText;
-  game::Move move;
   if (text) {
     auto parsed = game.ParseMove(req.move_text);
     if (!parsed.ok()) return refuse(parsed.status());
-    move = std::move(*parsed);
+    out->move = *std::move(parsed);
   } else {
-    move = FromProto(*req.structured, game.to_move());
+    out->move = FromProto(*req.structured, game.to_move());
   }
-  auto events = game.Play(move);
+  auto events = game.Play(out->move);
   if (!events.ok()) return refuse(events.status());
   metrics.moves->Increment();
 
@@ -281,11 +294,10 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const ApplyMoveAr
   out->kind = game.kind();
   // Text moves come back from the parser fully filled in; a structured move is completed
   // by the engine's record of the last move (notation computed before the move).
-  if (!text && out->view.last_move) move = *out->view.last_move;
-  out->move = std::move(move);
+  if (!text && out->view.last_move) out->move = *out->view.last_move;
   out->events = *std::move(events);
   out->result = game.result();
-  cache_.Insert(out->state, std::move(*g));
+  if (cache_.enabled()) cache_.Insert(out->state, std::move(*g));
   return grpc::Status::OK;
 }
 
