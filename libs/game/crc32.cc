@@ -11,8 +11,10 @@
 // the highest power), and a carry-less multiply of a reflected half by c reflected over
 // 33 bits gives the reflected product shifted by 32 powers: hence the constants
 // x^160 mod P and x^96 mod P below, computed at start-up from P itself. zlib's initial
-// value is the first 32 bits inverted; finishing with zlib from the raw state (its
-// crc32(0xFFFFFFFF, ...)) gives back its final inversion.
+// value is the first 32 bits inverted. The last 16-31 bytes (the folded register and the
+// bytes after the last whole block) go through a table of 16 entries, a nibble at a time:
+// one cache line, where zlib's byte loop reads 1 KiB of table (in a server, where the
+// caches are cold at every call, ~30 misses per state).
 #include <zlib.h>
 
 #include <cstdint>
@@ -33,6 +35,29 @@ uint32_t Zlib(uint32_t crc, const char* data, size_t n) {
 }
 
 #if defined(__x86_64__)
+
+// The CRC of the nibbles 0-15 (reflected polynomial), for Nibbles below.
+struct NibbleTable {
+  uint32_t t[16];
+  constexpr NibbleTable() : t() {
+    for (uint32_t i = 0; i < 16; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 4; ++k) c = (c & 1) ? (c >> 1) ^ 0xEDB88320u : c >> 1;
+      t[i] = c;
+    }
+  }
+};
+alignas(64) constexpr NibbleTable kNibbles;
+
+// Continues the raw (uninverted) CRC register `c` over `n` bytes, a nibble at a time.
+uint32_t Nibbles(uint32_t c, const char* data, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    c ^= static_cast<uint8_t>(data[i]);
+    c = (c >> 4) ^ kNibbles.t[c & 15];
+    c = (c >> 4) ^ kNibbles.t[c & 15];
+  }
+  return c;
+}
 
 // x^n mod P, P = x^32 + 0x04C11DB7 (normal bit order), then reflected over 33 bits.
 uint64_t FoldConstant(int n) {
@@ -59,7 +84,7 @@ __attribute__((target("pclmul,sse2"))) uint32_t Folded(const char* data, size_t 
   }
   char folded[16];
   _mm_storeu_si128(reinterpret_cast<__m128i*>(folded), x);
-  return Zlib(Zlib(0xFFFFFFFFu, folded, 16), data + at, n - at);
+  return ~Nibbles(Nibbles(0, folded, 16), data + at, n - at);
 }
 
 bool HasClmul() {
