@@ -25,15 +25,23 @@ absl::StatusOr<Config> ConfigFrom(const game::Options& resolved, int seats);
 absl::StatusOr<Config> ConfigOf(const game::Options& resolved);
 absl::Status CheckSeats(const Config& config, int seats);
 
+// Resolved options with their encoding in the state, made once and shared by the games
+// decoded from one option list (Encode copies the bytes instead of writing the map).
+struct RoomOptions {
+  game::Options options;
+  std::string bytes;  // varint count, then each (str name, str value)
+};
+std::shared_ptr<const RoomOptions> MakeRoomOptions(game::Options options);  // codec.cc
+
 class CheckersGame final : public game::Game {
  public:
   CheckersGame(game::Options options, const State& st, int first_seat)
-      : CheckersGame(std::make_shared<const game::Options>(std::move(options)), st, first_seat) {}
-  CheckersGame(std::shared_ptr<const game::Options> options, const State& st, int first_seat)
+      : CheckersGame(MakeRoomOptions(std::move(options)), st, first_seat) {}
+  CheckersGame(std::shared_ptr<const RoomOptions> options, const State& st, int first_seat)
       : options_(std::move(options)), st_(st), first_seat_(first_seat) {}
 
   game::Kind kind() const override { return game::Kind::kCheckers; }
-  const game::Options& options() const override { return *options_; }
+  const game::Options& options() const override { return options_->options; }
   int seats() const override { return st_.layout.seats; }
   int to_move() const override { return st_.to_move; }
   int ply() const override { return st_.ply; }
@@ -69,7 +77,7 @@ class CheckersGame final : public game::Game {
   // Plays the legal `path` of the seat to move (`done`: it as answered): the events.
   std::vector<game::Event> Commit(game::Move done, std::vector<uint8_t> path);
 
-  std::shared_ptr<const game::Options> options_;  // shared: decoded states share one copy
+  std::shared_ptr<const RoomOptions> options_;  // shared: decoded states share one copy
   State st_;
   int first_seat_ = 0;
   int last_seat_ = -1;

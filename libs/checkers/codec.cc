@@ -8,6 +8,8 @@
 // consistency (pieces, kings, places, turn) before a game is built.
 #include "libs/game/codec.h"
 
+#include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -19,34 +21,63 @@
 
 namespace tablero::checkers {
 
-std::string CheckersGame::Encode() const {
+namespace {
+
+// LEB128 as game::ByteWriter::Varint writes it, at `out`; returns the end.
+char* PutVarint(char* out, uint64_t v) {
+  for (; v >= 0x80; v >>= 7) *out++ = static_cast<char>(v | 0x80);
+  *out++ = static_cast<char>(v);
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<const RoomOptions> MakeRoomOptions(game::Options options) {
+  auto o = std::make_shared<RoomOptions>();
   game::ByteWriter w;
-  w.BeginState(game::Kind::kCheckers, kStateVersion, 192 + kHoles);
-  w.Varint(options_->size());
-  for (const auto& [name, value] : *options_) {
+  w.Varint(options.size());
+  for (const auto& [name, value] : options) {
     w.Str(name);
     w.Str(value);
   }
+  o->bytes = w.Take();
+  o->options = std::move(options);
+  return o;
+}
+
+std::string CheckersGame::Encode() const {
+  // All after the options, written through a pointer: at most 4 + 2 * 10 header bytes,
+  // 23 per seat, the holes, then 11 + kHoles for the last move.
+  char buf[4 + 20 + 23 * kMaxSeats + kHoles + 11 + kHoles];
+  char* out = buf;
   const int n = st_.layout.seats;
-  w.U8(static_cast<uint8_t>(n));
-  w.U8(static_cast<uint8_t>(first_seat_));
-  w.U8(static_cast<uint8_t>(st_.to_move + 1));
-  w.U8(static_cast<uint8_t>(st_.reason));
-  w.Varint(static_cast<uint64_t>(st_.ply));
-  w.Varint(st_.idle);
+  *out++ = static_cast<char>(n);
+  *out++ = static_cast<char>(first_seat_);
+  *out++ = static_cast<char>(st_.to_move + 1);
+  *out++ = static_cast<char>(st_.reason);
+  out = PutVarint(out, static_cast<uint64_t>(st_.ply));
+  out = PutVarint(out, st_.idle);
   for (int s = 0; s < n; ++s) {
-    w.U8(st_.place[s]);
-    w.U8(st_.resigned[s] ? 1 : 0);
-    w.Varint(st_.moves[s]);
-    w.Varint(static_cast<uint64_t>(st_.best_dist[s]));
-    w.U8(st_.best_goal[s]);
+    *out++ = static_cast<char>(st_.place[s]);
+    *out++ = static_cast<char>(st_.resigned[s] ? 1 : 0);
+    out = PutVarint(out, st_.moves[s]);
+    out = PutVarint(out, static_cast<uint64_t>(st_.best_dist[s]));
+    *out++ = static_cast<char>(st_.best_goal[s]);
   }
-  w.Raw(absl::string_view(reinterpret_cast<const char*>(st_.cell), kHoles));
-  w.U8(static_cast<uint8_t>(last_seat_ + 1));
+  std::memcpy(out, st_.cell, kHoles);
+  out += kHoles;
+  *out++ = static_cast<char>(last_seat_ + 1);
   if (last_seat_ >= 0) {
-    w.Varint(last_path_.size());
-    for (uint8_t h : last_path_) w.U8(h);
+    out = PutVarint(out, last_path_.size());
+    std::memcpy(out, last_path_.data(), last_path_.size());
+    out += last_path_.size();
   }
+  const std::string& options = options_->bytes;
+  const size_t size = static_cast<size_t>(out - buf);
+  game::ByteWriter w;
+  w.BeginState(game::Kind::kCheckers, kStateVersion, options.size() + size);
+  w.Raw(options);
+  w.Raw(absl::string_view(buf, size));
   return w.FinishState();
 }
 
@@ -83,7 +114,7 @@ size_t OptionBytes(absl::string_view in) {
 // left after it. The same list is resolved once per thread (resolving, and reading the
 // options by name, cost more than the rest of a decode).
 struct DecodedOptions {
-  std::shared_ptr<const game::Options> options;
+  std::shared_ptr<const RoomOptions> options;
   absl::StatusOr<Config> config;  // ConfigOf(*options)
 };
 absl::StatusOr<DecodedOptions> DecodeOptions(absl::string_view* payload) {
@@ -109,8 +140,8 @@ absl::StatusOr<DecodedOptions> DecodeOptions(absl::string_view* payload) {
   auto options = game::ResolveOptions(Info(), given);
   if (!options.ok()) return Bad(options.status().message());
   DecodedOptions decoded;
-  decoded.options = std::make_shared<const game::Options>(*std::move(options));
-  decoded.config = ConfigOf(*decoded.options);
+  decoded.options = MakeRoomOptions(*std::move(options));
+  decoded.config = ConfigOf(decoded.options->options);
   if (n > 0 && n == payload->size() - r.remaining()) {
     if (cache.size() >= 256) cache.clear();
     cache.emplace(std::string(raw), decoded);
@@ -161,17 +192,20 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
     st.best_dist[s] = static_cast<int16_t>(dist);
     st.best_goal[s] = static_cast<uint8_t>(goal);
   }
-  for (int h = 0; h < kHoles; ++h) st.cell[h] = r.U8();
+  if (const absl::string_view cells = r.Bytes(kHoles); r.ok())
+    std::memcpy(st.cell, cells.data(), kHoles);
   const int last_seat = static_cast<int>(r.U8()) - 1;
   std::vector<uint8_t> last_path;
   if (last_seat >= 0) {
     uint64_t len = r.Varint();
     if (!r.ok() || last_seat >= n || len < 2 || len > kHoles) return Bad("bad last move");
-    for (uint64_t i = 0; i < len; ++i) {
-      uint8_t h = r.U8();
-      if (h >= kHoles) return Bad("bad last move");
-      last_path.push_back(h);
+    // A bad hole before the end of the bytes is a bad move, else a short path truncated.
+    const absl::string_view holes = r.Bytes(std::min<uint64_t>(len, r.remaining()));
+    for (char h : holes) {
+      if (static_cast<uint8_t>(h) >= kHoles) return Bad("bad last move");
     }
+    if (holes.size() < len) return Bad("truncated");
+    last_path.assign(holes.begin(), holes.end());
   }
   if (!r.ok()) return Bad("truncated");
   if (!r.done()) return Bad("trailing bytes");
