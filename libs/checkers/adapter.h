@@ -74,8 +74,13 @@ class CheckersGame final : public game::Game {
   // The legal path the client's path stands for (a bare from-to pair is completed).
   absl::StatusOr<std::vector<uint8_t>> Resolve(std::vector<uint8_t> path) const;
   void MovesOf(int from, std::vector<game::Move>* out) const;
-  // Plays the legal `path` of the seat to move (`done`: it as answered): the events.
-  std::vector<game::Event> Commit(game::Move done, std::vector<uint8_t> path);
+  // Why Play refuses `move` when the game is over or it is another seat's turn.
+  absl::Status Refuse(const game::Move& move) const;
+  // Play of a move ParseMove did not just accept: checked and completed here.
+  absl::StatusOr<std::vector<game::Event>> PlayPath(const game::Move& move);
+  // Plays the legal `path` of the seat to move (`done`: it as answered), taking both:
+  // the events.
+  std::vector<game::Event> Commit(game::Move* done, std::vector<uint8_t>* path);
 
   std::shared_ptr<const RoomOptions> options_;  // shared: decoded states share one copy
   State st_;

@@ -260,17 +260,23 @@ absl::StatusOr<game::Move> CheckersGame::ParseMove(absl::string_view text) const
 }
 
 absl::StatusOr<std::vector<Event>> CheckersGame::Play(const game::Move& move) {
-  if (st_.over()) return absl::FailedPreconditionError("the game is over");
-  if (move.seat != st_.to_move) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("it is seat ", st_.to_move, "'s turn, not seat ", move.seat, "'s"));
-  }
+  if (st_.over() || move.seat != st_.to_move) return Refuse(move);
   if (parsed_ && parsed_->first == move) {  // just parsed: legal, named
-    auto [done, legal] = *std::move(parsed_);
+    std::vector<Event> events = Commit(&parsed_->first, &parsed_->second);
     parsed_.reset();
-    return Commit(std::move(done), std::move(legal));
+    return events;
   }
   parsed_.reset();
+  return PlayPath(move);
+}
+
+absl::Status CheckersGame::Refuse(const game::Move& move) const {
+  if (st_.over()) return absl::FailedPreconditionError("the game is over");
+  return absl::FailedPreconditionError(
+      absl::StrCat("it is seat ", st_.to_move, "'s turn, not seat ", move.seat, "'s"));
+}
+
+absl::StatusOr<std::vector<Event>> CheckersGame::PlayPath(const game::Move& move) {
   if (!move.drop.empty() || !move.promotion.empty()) {
     return absl::InvalidArgumentError("checkers moves have no drops or promotions");
   }
@@ -286,17 +292,18 @@ absl::StatusOr<std::vector<Event>> CheckersGame::Play(const game::Move& move) {
   auto legal = Resolve(std::move(path));
   if (!legal.ok()) return legal.status();
   game::Move done = MakeMove(st_.to_move, legal->data(), static_cast<int>(legal->size()));
-  return Commit(std::move(done), *std::move(legal));
+  return Commit(&done, &*legal);
 }
 
-std::vector<Event> CheckersGame::Commit(game::Move done, std::vector<uint8_t> path) {
+std::vector<Event> CheckersGame::Commit(game::Move* done, std::vector<uint8_t>* path) {
   std::vector<Event> events;
-  events.push_back(MakeEvent(EventType::kMove, done.seat, -1, done.display));
+  events.push_back(MakeEvent(EventType::kMove, done->seat, -1, done->display));
   Notes notes;
-  ApplyMove(&st_, path.front(), path.back(), &notes);
-  AddNotes(st_, notes, &events);
-  set_last(done.seat, std::move(path));
-  last_ = std::move(done);
+  ApplyMove(&st_, path->front(), path->back(), &notes);
+  if (!notes.empty()) AddNotes(st_, notes, &events);
+  last_seat_ = done->seat;
+  last_path_ = std::move(*path);
+  last_ = std::move(*done);
   return events;
 }
 

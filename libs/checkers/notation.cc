@@ -5,7 +5,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "libs/game/text_buffer.h"
 
 namespace tablero::checkers {
 
@@ -29,6 +28,20 @@ const Names& HoleNames() {
     return n;
   }();
   return *names;
+}
+
+// Out of line: the error path of a parse.
+[[gnu::noinline, gnu::cold]] absl::Status NotAHole(absl::string_view text, absl::string_view part) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("move \"", text, "\": \"", part, "\" is not a hole name"));
+}
+
+// Writes v (a seat or a place) in decimal at p; returns the end.
+char* PutNumber(char* p, uint8_t v) {
+  if (v >= 100) *p++ = static_cast<char>('0' + v / 100);
+  if (v >= 10) *p++ = static_cast<char>('0' + v / 10 % 10);
+  *p++ = static_cast<char>('0' + v % 10);
+  return p;
 }
 
 }  // namespace
@@ -66,13 +79,14 @@ std::string PathText(const uint8_t* path, int n) {
 absl::StatusOr<std::vector<uint8_t>> ParsePath(absl::string_view text) {
   if (text.size() > 4 * kHoles) return absl::InvalidArgumentError("move text is too long");
   std::vector<uint8_t> path;
-  for (absl::string_view part : absl::StrSplit(text, '-')) {
-    int h = ParseHole(part);
-    if (h < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("move \"", text, "\": \"", part, "\" is not a hole name"));
-    }
+  for (size_t at = 0;;) {  // the parts between '-'s, empty ones included
+    const size_t dash = text.find('-', at);
+    const absl::string_view part = text.substr(at, dash - at);
+    const int h = ParseHole(part);
+    if (h < 0) return NotAHole(text, part);
     path.push_back(static_cast<uint8_t>(h));
+    if (dash == absl::string_view::npos) break;
+    at = dash + 1;
   }
   if (path.size() < 2 || path.size() > kHoles) {
     return absl::InvalidArgumentError(
@@ -93,36 +107,40 @@ std::string PositionText(const State& st) {
     if (s < n) holes[s][count[s]++] = static_cast<uint8_t>(h);
   }
   const Names& names = HoleNames();
-  game::TextBuffer out;
+  // Each hole at most once as ",K" and a 4-byte name slot, then under 64 characters of
+  // separators, seat to move and places: no room checks.
+  char buf[kHoles * 6 + 64];
+  char* p = buf;
   for (int s = 0; s < n; ++s) {
-    if (s > 0) out.Put('/');
+    if (s > 0) *p++ = '/';
     for (int i = 0; i < count[s]; ++i) {
       const int h = holes[s][i];
-      char* p = out.Room(2 + sizeof names.text[h]);
-      if (i > 0) *p++ = ',';
-      if (IsKing(st.cell[h])) *p++ = 'K';
+      *p = ',';
+      p += i > 0;
+      *p = 'K';
+      p += IsKing(st.cell[h]);
       std::memcpy(p, names.text[h], sizeof names.text[h]);  // the whole slot: one move
-      out.Commit(p + names.len[h]);
+      p += names.len[h];
     }
   }
-  out.Put(' ');
+  *p++ = ' ';
   if (st.to_move < 0) {
-    out.Put('-');
+    *p++ = '-';
   } else {
-    out.Number(st.to_move);
+    p = PutNumber(p, static_cast<uint8_t>(st.to_move));
   }
-  out.Put(' ');
+  *p++ = ' ';
   bool placed = false;
   for (int s = 0; s < n; ++s) placed |= st.place[s] != 0;
   if (!placed) {
-    out.Put('-');
+    *p++ = '-';
   } else {
     for (int s = 0; s < n; ++s) {
-      if (s > 0) out.Put(',');
-      out.Number(static_cast<int>(st.place[s]));
+      if (s > 0) *p++ = ',';
+      p = PutNumber(p, st.place[s]);
     }
   }
-  return out.Take();
+  return std::string(buf, static_cast<size_t>(p - buf));
 }
 
 absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Layout& layout) {
