@@ -40,16 +40,14 @@ ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status TooLong(absl::string_vi
       absl::StrCat(what, ": ", size, " bytes exceeds the limit of ", limit));
 }
 
-// Checked before work: a caller that has gone does not need the answer. The deadline is a
-// clock read; IsCancelled() on the sync server plucks the call's completion queue (tens of
-// microseconds, more than a whole cached apply), so it is asked only before the expensive
-// step, a decode (`cancellable`). A deadline that passes also cancels the call, so the
-// cheap check already catches the common case.
-absl::Status Live(const grpc::ServerContextBase& ctx, bool cancellable) {
+// Checked once before work: a caller that has gone does not need the answer. The deadline
+// is a clock read; IsCancelled() is cheap on the callback API the server runs (on a sync
+// server it would pluck the call's completion queue, tens of microseconds).
+absl::Status Live(const grpc::ServerContextBase& ctx) {
   if (ctx.deadline() <= std::chrono::system_clock::now()) {
     return absl::DeadlineExceededError("deadline exceeded before the request was served");
   }
-  if (cancellable && ctx.IsCancelled()) return absl::CancelledError("the call was cancelled");
+  if (ctx.IsCancelled()) return absl::CancelledError("the call was cancelled");
   return absl::OkStatus();
 }
 
@@ -147,7 +145,6 @@ RulesService::RulesService(prometheus::Registry& registry, size_t cache_entries)
 
 absl::StatusOr<GamePtr> RulesService::Load(const grpc::ServerContextBase& ctx,
                                            absl::string_view state, game::Kind expect) {
-  if (absl::Status s = Live(ctx, /*cancellable=*/false); !s.ok()) return s;
   if (state.empty()) {
     return absl::InvalidArgumentError(
         "state: empty (send back the state bytes of the last answer, unchanged)");
@@ -155,6 +152,8 @@ absl::StatusOr<GamePtr> RulesService::Load(const grpc::ServerContextBase& ctx,
   if (state.size() > game::kMaxStateBytes) {
     return TooLong("state", state.size(), game::kMaxStateBytes);
   }
+  // One clock read per request; asking IsCancelled() costs little on the callback API.
+  if (absl::Status s = Live(ctx); !s.ok()) return s;
   if (GamePtr hit = cache_.Find(state); hit != nullptr) {
     // A state of another kind falls through to Decode, which says what is wrong.
     if (expect == game::Kind::kUnknown || hit->kind() == expect) {
@@ -163,7 +162,6 @@ absl::StatusOr<GamePtr> RulesService::Load(const grpc::ServerContextBase& ctx,
     }
   }
   if (cache_.enabled()) cache_misses_->Increment();
-  if (absl::Status s = Live(ctx, /*cancellable=*/true); !s.ok()) return s;
   return Decode(state, expect);
 }
 
@@ -197,7 +195,7 @@ grpc::Status RulesService::NewGame(grpc::ServerContextBase* ctx, const v1::NewGa
   if (req->position().size() > kMaxPositionText) {
     return ToGrpc(TooLong("position", req->position().size(), kMaxPositionText));
   }
-  if (absl::Status s = Live(*ctx, /*cancellable=*/true); !s.ok()) return ToGrpc(s);
+  if (absl::Status s = Live(*ctx); !s.ok()) return ToGrpc(s);
   game::NewGameParams p;
   p.kind = *kind;
   p.options = OptionsFromProto(req->options());
