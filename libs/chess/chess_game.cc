@@ -15,9 +15,20 @@ namespace {
 
 constexpr char kPieceLetter[] = "PNBRQK";
 
-std::string PieceLetter(PieceType t) { return std::string(1, kPieceLetter[t]); }
+absl::string_view PieceLetter(PieceType t) { return absl::string_view(&kPieceLetter[t], 1); }
 
-absl::Status GameOver() { return absl::FailedPreconditionError("the game is over"); }
+[[gnu::cold]] absl::Status GameOver() { return absl::FailedPreconditionError("the game is over"); }
+
+// Out of line: one copy of the vector's growth and of the detail's construction for
+// every event of a move.
+[[gnu::noinline]] void Add(std::vector<Event>* events, EventType type, int seat, int other,
+                           absl::string_view detail = {}) {
+  Event& e = events->emplace_back();
+  e.type = type;
+  e.seat = seat;
+  e.other = other;
+  e.detail.assign(detail.data(), detail.size());
+}
 
 }  // namespace
 
@@ -63,16 +74,14 @@ int ChessGame::RepetitionCount() const {
   return n;
 }
 
-game::Move ChessGame::ToGameMove(const Position& pos, Move m, std::string san) const {
-  game::Move g;
-  g.seat = pos.side_to_move();
-  g.path.reserve(2);
-  g.path.emplace_back(SquareNameView(m.from()));
-  g.path.emplace_back(SquareNameView(m.to()));
-  if (m.kind() == Move::kPromotion) g.promotion = std::string(1, "nbrq"[m.promotion() - kKnight]);
-  g.notation = ToUci(m);
-  g.display = std::move(san);
-  return g;
+void ChessGame::ToGameMove(const Position& pos, Move m, std::string san, game::Move* g) const {
+  g->seat = pos.side_to_move();
+  g->path.reserve(2);
+  g->path.emplace_back(SquareNameView(m.from()));
+  g->path.emplace_back(SquareNameView(m.to()));
+  if (m.kind() == Move::kPromotion) g->promotion.assign(1, "nbrq"[m.promotion() - kKnight]);
+  g->notation = ToUci(m);
+  g->display = std::move(san);
 }
 
 std::vector<game::Move> ChessGame::LegalMoves() const {
@@ -80,7 +89,7 @@ std::vector<game::Move> ChessGame::LegalMoves() const {
   if (result_.over) return out;
   const MoveList legal(pos_);
   for (Move m : legal)
-    out.push_back(ToGameMove(pos_, m, ToSan(pos_, m, legal, CheckSuffix(pos_, m))));
+    ToGameMove(pos_, m, ToSan(pos_, m, legal, CheckSuffix(pos_, m)), &out.emplace_back());
   return out;
 }
 
@@ -92,7 +101,7 @@ absl::StatusOr<std::vector<game::Move>> ChessGame::LegalMovesFrom(absl::string_v
   const MoveList legal(pos_);
   for (Move m : legal) {
     if (m.from() == *sq)
-      out.push_back(ToGameMove(pos_, m, ToSan(pos_, m, legal, CheckSuffix(pos_, m))));
+      ToGameMove(pos_, m, ToSan(pos_, m, legal, CheckSuffix(pos_, m)), &out.emplace_back());
   }
   return out;
 }
@@ -111,23 +120,27 @@ absl::StatusOr<game::Move> ChessGame::ParseMove(absl::string_view text) const {
   p.key = RepetitionKey(next, after);
   p.check = next.InCheck();
   p.stuck = after.size == 0;
-  p.move = ToGameMove(pos_, *m, ToSan(pos_, *m, legal, !p.check ? 0 : p.stuck ? '#' : '+'));
+  ToGameMove(pos_, *m, ToSan(pos_, *m, legal, !p.check ? 0 : p.stuck ? '#' : '+'), &p.move);
   return p.move;
 }
 
 absl::StatusOr<std::vector<Event>> ChessGame::Play(const game::Move& move) {
-  if (result_.over) return GameOver();
-  if (move.seat != to_move()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("it is seat ", to_move(), "'s turn, not seat ", move.seat, "'s"));
-  }
+  if (result_.over || move.seat != to_move()) return Refuse(move);
   if (parsed_ && parsed_->move == move) {  // just parsed: legal, SAN written
-    Parsed parsed = *std::move(parsed_);
     std::vector<Event> events;
-    ApplyMove(parsed.m, &events, &parsed);
-    last_ = std::move(parsed.move);
+    ApplyMove(parsed_->m, &events, &*parsed_);
     return events;
   }
+  return PlayStructured(move);
+}
+
+absl::Status ChessGame::Refuse(const game::Move& move) const {
+  if (result_.over) return GameOver();
+  return absl::FailedPreconditionError(
+      absl::StrCat("it is seat ", to_move(), "'s turn, not seat ", move.seat, "'s"));
+}
+
+absl::StatusOr<std::vector<Event>> ChessGame::PlayStructured(const game::Move& move) {
   if (move.path.size() != 2 || !move.drop.empty()) {
     return absl::InvalidArgumentError("a chess move has a path of two squares and no drop");
   }
@@ -147,20 +160,20 @@ absl::StatusOr<std::vector<Event>> ChessGame::Play(const game::Move& move) {
   return events;
 }
 
-void ChessGame::ApplyMove(Move m, std::vector<Event>* events, const Parsed* parsed) {
+void ChessGame::ApplyMove(Move m, std::vector<Event>* events, Parsed* parsed) {
   const int seat = pos_.side_to_move(), other = 1 - seat;
-  parsed_.reset();
-  last_.reset();
   if (events) {
-    events->push_back({EventType::kMove, seat, -1, parsed ? parsed->move.display : ToSan(pos_, m)});
-    if (m.kind() == Move::kEnPassant) {
-      events->push_back({EventType::kCapture, seat, other, "P"});
-    } else if (m.kind() != Move::kCastling && pos_.piece_on(m.to()) != kNoPiece) {
-      events->push_back(
-          {EventType::kCapture, seat, other, PieceLetter(TypeOf(pos_.piece_on(m.to())))});
+    if (parsed) {
+      Add(events, EventType::kMove, seat, -1, parsed->move.display);
+    } else {
+      Add(events, EventType::kMove, seat, -1, ToSan(pos_, m));
+    }
+    if (pos_.IsCapture(m)) {
+      Add(events, EventType::kCapture, seat, other,
+          PieceLetter(m.kind() == Move::kEnPassant ? kPawn : TypeOf(pos_.piece_on(m.to()))));
     }
     if (m.kind() == Move::kPromotion)
-      events->push_back({EventType::kPromotion, seat, -1, PieceLetter(m.promotion())});
+      Add(events, EventType::kPromotion, seat, -1, PieceLetter(m.promotion()));
   }
   prev_ = pos_;  // View() describes the last move from it (replays skip the SAN work)
   pos_.DoMove(m);
@@ -170,14 +183,17 @@ void ChessGame::ApplyMove(Move m, std::vector<Event>* events, const Parsed* pars
     keys_.push_back(parsed->key);
     check = parsed->check;
     stuck = parsed->stuck;
+    last_ = std::move(parsed->move);  // View answers the move as ParseMove did
   } else {
     const MoveList legal(pos_);
     keys_.push_back(RepetitionKey(pos_, legal));
     check = pos_.InCheck();
     stuck = legal.size == 0;
+    last_.reset();
   }
+  parsed_.reset();
   if (draw_offer_ != seat) draw_offer_ = -1;  // the offer lapses: its receiver moved instead
-  if (events && check) events->push_back({EventType::kCheck, other, seat, ""});
+  if (events && check) Add(events, EventType::kCheck, other, seat);
   Evaluate(stuck, events);
 }
 
@@ -187,7 +203,7 @@ void ChessGame::Finish(int winner, const std::string& reason, std::vector<Event>
   result_.places = winner < 0 ? std::vector<int>{1, 1}
                               : (winner == 0 ? std::vector<int>{1, 2} : std::vector<int>{2, 1});
   draw_offer_ = -1;
-  if (events) events->push_back({EventType::kGameOver, -1, -1, reason});
+  if (events) Add(events, EventType::kGameOver, -1, -1, reason);
 }
 
 void ChessGame::Evaluate(bool stuck, std::vector<Event>* events) {
@@ -195,7 +211,7 @@ void ChessGame::Evaluate(bool stuck, std::vector<Event>* events) {
   // Mate first: it takes precedence over the move-count and repetition rules.
   if (stuck) {
     if (pos_.InCheck()) {
-      if (events) events->push_back({EventType::kMate, stm, 1 - stm, ""});
+      if (events) Add(events, EventType::kMate, stm, 1 - stm);
       Finish(1 - stm, "checkmate", events);
     } else {
       Finish(-1, "stalemate", events);
@@ -312,7 +328,7 @@ void ChessGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pi
   if (last_) {
     v.last_move = last_;
   } else if (!moves_.empty()) {
-    v.last_move = ToGameMove(prev_, moves_.back(), ToSan(prev_, moves_.back()));
+    ToGameMove(prev_, moves_.back(), ToSan(prev_, moves_.back()), &v.last_move.emplace());
   }
   v.position = pos_.Fen();
   v.ply = ply();

@@ -80,10 +80,15 @@ class ChessGame final : public game::Game {
     bool stuck = false;  // no legal move after m
   };
   absl::Status RestoreEnding(Ending ending, int seat, int draw_offer);
-  game::Move ToGameMove(const Position& pos, Move m, std::string san) const;
-  // `parsed`: m as ParseMove found it, when the caller has it (else the SAN of the move
-  // event and the moves after it are found here).
-  void ApplyMove(Move m, std::vector<game::Event>* events, const Parsed* parsed = nullptr);
+  // Fills in `g` (a default game::Move): m of the side to move in `pos`, with `san`.
+  void ToGameMove(const Position& pos, Move m, std::string san, game::Move* g) const;
+  // Why Play refuses `move` when the game is over or it is the other seat's turn.
+  absl::Status Refuse(const game::Move& move) const;
+  // Play of a move ParseMove did not just accept: checked here.
+  absl::StatusOr<std::vector<game::Event>> PlayStructured(const game::Move& move);
+  // `parsed`: m as ParseMove found it (within parsed_, which is then taken), when the
+  // caller has it (else the SAN of the move event and the moves after it are found here).
+  void ApplyMove(Move m, std::vector<game::Event>* events, Parsed* parsed = nullptr);
   // The automatic endings, `stuck` when the side to move has no legal move.
   void Evaluate(bool stuck, std::vector<game::Event>* events);
   void Finish(int winner, const std::string& reason, std::vector<game::Event>* events);
