@@ -23,6 +23,7 @@
 #include <array>
 #include <memory>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "libs/chess/chess.h"
 #include "libs/chess/chess_game.h"
@@ -35,7 +36,7 @@ namespace {
 constexpr uint8_t kVersion = 2;
 constexpr uint64_t kMaxPlies = 20000;  // far beyond any game the 75-move rule allows
 
-absl::Status Bad(absl::string_view why) {
+[[gnu::cold]] absl::Status Bad(absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat("chess state: ", why));
 }
 
@@ -70,6 +71,34 @@ bool IsLegal(const Position& pos, Move m) {
   return false;
 }
 
+// The standard start position, packed and as Unpack makes it: nearly every game starts
+// there, and comparing its bytes costs far less than packing or unpacking them.
+struct Standard {
+  char bytes[Position::kMaxPacked];
+  size_t size;
+  Position pos;
+  absl::string_view packed() const { return absl::string_view(bytes, size); }
+};
+
+const Standard& StandardStart() {
+  static const Standard* standard = [] {
+    auto* s = new Standard;
+    s->size = size_t(Position::StartPosition().Pack(s->bytes) - s->bytes);
+    game::ByteReader r(s->packed());
+    s->pos = *Position::Unpack(&r);
+    return s;
+  }();
+  return *standard;
+}
+
+// The start position at `r`, whose bytes are `in`.
+absl::StatusOr<Position> ReadStart(game::ByteReader* r, absl::string_view in) {
+  const Standard& standard = StandardStart();
+  if (!absl::StartsWith(in, standard.packed())) return Position::Unpack(r);
+  r->Bytes(standard.size);
+  return standard.pos;
+}
+
 // Plies since the standard numbering's start, to compare positions of one game.
 int PlyIndex(const Position& pos) { return 2 * (pos.fullmove_number() - 1) + pos.side_to_move(); }
 
@@ -86,7 +115,10 @@ std::string ChessGame::Encode() const {
   const size_t n = std::min<size_t>(keys_.size() - 1, pos_.halfmove_clock());
   // The packed positions first, so that the payload is written in one block of known size.
   char start[Position::kMaxPacked], prev[Position::kMaxPacked];
-  const size_t start_size = size_t(start_.Pack(start) - start);
+  const Standard& standard = StandardStart();
+  const size_t start_size = start_ == standard.pos
+                                ? size_t(std::copy_n(standard.bytes, standard.size, start) - start)
+                                : size_t(start_.Pack(start) - start);
   const size_t prev_size = moves_.empty() ? 0 : size_t(prev_.Pack(prev) - prev);
   char varints[20];
   char* const moves_end = detail::PutVarint(varints, moves_.size());
@@ -166,7 +198,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   if (!r.ok()) return Bad("truncated header");
   const game::Options* options = OptionsOf(flags);
   if (!options) return Bad("unknown option flags");
-  auto start = Position::Unpack(&r);
+  auto start = ReadStart(&r, payload.substr(1));
   if (!start.ok()) return Bad(absl::StrCat("start: ", start.status().message()));
   // The table lives for the whole process: shared without a count.
   std::unique_ptr<ChessGame> g(

@@ -15,18 +15,21 @@ namespace {
 
 constexpr absl::string_view kPieceChars = "PNBRQKpnbrqk";
 
-absl::Status Bad(absl::string_view fen, absl::string_view why) {
+[[gnu::cold]] absl::Status Bad(absl::string_view fen, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat("FEN \"", fen.substr(0, 100), "\": ", why));
 }
 
 }  // namespace
 
-std::string Position::Problem() const {
+const char* Position::Problem() const {
   for (Color c : {kWhite, kBlack}) {
-    const char* name = c == kWhite ? "White" : "Black";
-    if (Popcount(pieces(c, kKing)) != 1) return absl::StrCat(name, " needs one king");
-    if (Popcount(pieces(c)) > 16) return absl::StrCat(name, " has over 16 pieces");
-    if (Popcount(pieces(c, kPawn)) > 8) return absl::StrCat(name, " has over 8 pawns");
+    const bool w = c == kWhite;
+    const Bitboard king = pieces(c, kKing);
+    if (!king || MoreThanOne(king)) return w ? "White needs one king" : "Black needs one king";
+    if (Popcount(pieces(c)) > 16)
+      return w ? "White has over 16 pieces" : "Black has over 16 pieces";
+    if (Popcount(pieces(c, kPawn)) > 8)
+      return w ? "White has over 8 pawns" : "Black has over 8 pawns";
   }
   if (pieces(kPawn) & (Rank(0) | Rank(7))) return "pawn on the first or last rank";
   struct Need {
@@ -52,7 +55,7 @@ std::string Position::Problem() const {
   }
   if (AttackersTo(king_square(them), pieces()) & pieces(us))
     return "the side not to move is in check";
-  return "";
+  return nullptr;
 }
 
 absl::StatusOr<Position> Position::ParseFen(absl::string_view fen) {
@@ -135,7 +138,7 @@ absl::StatusOr<Position> Position::ParseFen(absl::string_view fen) {
     pos.fullmove_ = uint16_t(full);
   }
 
-  if (std::string why = pos.Problem(); !why.empty()) return Bad(fen, why);
+  if (const char* why = pos.Problem()) return Bad(fen, why);
   pos.key_ = pos.ComputeKey();
   return pos;
 }

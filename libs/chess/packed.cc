@@ -6,7 +6,7 @@
 namespace tablero::chess {
 namespace {
 
-absl::Status Bad(absl::string_view why) {
+[[gnu::cold]] absl::Status Bad(absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat("packed position: ", why));
 }
 
@@ -57,7 +57,7 @@ absl::StatusOr<Position> Position::Unpack(game::ByteReader* r) {
   if (ep) pos.ep_ = uint8_t(MakeSquare(ep - 1, pos.side_ == kWhite ? 5 : 2));
   pos.halfmove_ = uint16_t(half);
   pos.fullmove_ = uint16_t(full);
-  if (std::string why = pos.Problem(); !why.empty()) return Bad(why);
+  if (const char* why = pos.Problem()) return Bad(why);
   // Put kept the pieces' part of the key (ComputeKey's loop over the board, again).
   pos.key_ ^= zobrist::castling[pos.castling_];
   if (pos.side_ == kBlack) pos.key_ ^= zobrist::side;

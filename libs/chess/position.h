@@ -101,9 +101,9 @@ class Position {
  private:
   void Put(Piece p, Square s);
   void Remove(Square s);
-  // Why this position (all fields set) cannot occur in play, or empty: the checks shared by
+  // Why this position (all fields set) cannot occur in play, or null: the checks shared by
   // ParseFen and Unpack.
-  std::string Problem() const;
+  const char* Problem() const;
 
   Bitboard by_type_[6];
   Bitboard by_color_[2];

@@ -11,12 +11,13 @@ namespace {
 
 constexpr char kPieceLetter[] = "PNBRQK";
 
-absl::Status Malformed(absl::string_view what, absl::string_view text, absl::string_view why) {
+[[gnu::cold]] absl::Status Malformed(absl::string_view what, absl::string_view text,
+                                     absl::string_view why) {
   return absl::InvalidArgumentError(
       absl::StrCat(what, " \"", text.substr(0, 40), "\" is malformed: ", why));
 }
 
-absl::Status Illegal(absl::string_view text, absl::string_view why) {
+[[gnu::cold]] absl::Status Illegal(absl::string_view text, absl::string_view why) {
   return absl::FailedPreconditionError(absl::StrCat("move ", text.substr(0, 40), " ", why));
 }
 
