@@ -194,7 +194,8 @@ game::Move MakeMove(int seat, const uint8_t* path, int n) {
   game::Move mv;
   mv.seat = seat;
   mv.path.reserve(n);
-  for (int i = 0; i < n; ++i) mv.path.emplace_back(HoleNameView(path[i]));
+  const HoleNameTable& names = HoleNames();
+  for (int i = 0; i < n; ++i) mv.path.emplace_back(names[path[i]]);
   mv.notation = PathText(path, n);
   mv.display = mv.notation;
   return mv;
@@ -338,10 +339,11 @@ game::Result CheckersGame::result() const {
 
 void CheckersGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const {
   pieces->reserve(st_.layout.seats * st_.layout.pieces());
+  const HoleNameTable& names = HoleNames();
   for (int h = 0; h < kHoles; ++h) {
     const uint8_t c = st_.cell[h];
     if (c == kEmpty) continue;
-    pieces->push_back({HoleNameView(h), IsKing(c) ? "K" : "o", OwnerOf(c), -1, false, h, c});
+    pieces->push_back({names[h], IsKing(c) ? "K" : "o", OwnerOf(c), -1, false, h, c});
   }
   game::PublicView& v = *view;
   v.hands.resize(st_.layout.seats);

@@ -8,17 +8,9 @@
 
 namespace tablero::checkers {
 
-namespace {
-
-struct Names {
-  char text[kHoles][4];
-  uint8_t len[kHoles];
-  absl::string_view operator[](int hole) const { return absl::string_view(text[hole], len[hole]); }
-};
-
-const Names& HoleNames() {
-  static const Names* names = [] {
-    auto* n = new Names;
+const HoleNameTable& HoleNames() {
+  static const HoleNameTable* names = [] {
+    auto* n = new HoleNameTable;
     for (int h = 0; h < kHoles; ++h) {
       const std::string s =
           absl::StrCat(std::string(1, static_cast<char>('a' + kGeo.row[h])), kGeo.col[h] + 1);
@@ -29,6 +21,8 @@ const Names& HoleNames() {
   }();
   return *names;
 }
+
+namespace {
 
 // Out of line: the error path of a parse.
 [[gnu::noinline, gnu::cold]] absl::Status NotAHole(absl::string_view text, absl::string_view part) {
@@ -67,13 +61,17 @@ int ParseHole(absl::string_view text) {
 }
 
 std::string PathText(const uint8_t* path, int n) {
-  std::string out;
+  // At most kHoles names of 3 characters and their dashes: no room checks.
+  const HoleNameTable& names = HoleNames();
+  char buf[4 * kHoles];
+  char* p = buf;
   for (int i = 0; i < n; ++i) {
-    if (i) out.push_back('-');
-    const absl::string_view name = HoleNameView(path[i]);
-    out.append(name.data(), name.size());
+    *p = '-';
+    p += i > 0;
+    std::memcpy(p, names.text[path[i]], sizeof names.text[0]);  // the whole slot: one move
+    p += names.len[path[i]];
   }
-  return out;
+  return std::string(buf, static_cast<size_t>(p - buf));
 }
 
 absl::StatusOr<std::vector<uint8_t>> ParsePath(absl::string_view text) {
@@ -106,7 +104,7 @@ std::string PositionText(const State& st) {
     const int s = OwnerOf(c);
     if (s < n) holes[s][count[s]++] = static_cast<uint8_t>(h);
   }
-  const Names& names = HoleNames();
+  const HoleNameTable& names = HoleNames();
   // Each hole at most once as ",K" and a 4-byte name slot, then under 64 characters of
   // separators, seat to move and places: no room checks.
   char buf[kHoles * 6 + 64];
