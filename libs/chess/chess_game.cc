@@ -311,11 +311,11 @@ absl::StatusOr<std::vector<Event>> ChessGame::Act(int seat, game::Action action,
 
 void ChessGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const {
   pieces->reserve(32);
-  for (Square s = 0; s < 64; ++s) {
+  for (Bitboard b = pos_.pieces(); b;) {  // in square order
+    const Square s = PopLsb(b);
     const Piece p = pos_.piece_on(s);
-    if (p == kNoPiece) continue;
-    pieces->push_back({SquareNameView(s), absl::string_view(&kPieceLetter[TypeOf(p)], 1),
-                       int(ColorOf(p)), -1, false, int(s), int(p)});
+    pieces->push_back(
+        {SquareNameView(s), PieceLetter(TypeOf(p)), int(ColorOf(p)), -1, false, int(s), int(p)});
   }
   game::PublicView& v = *view;
   v.hands.resize(2);
