@@ -65,8 +65,9 @@ class Shogi4Game final : public game::Game {
   void Legal(const Position& pos, std::vector<Move>* out) const;
   // Would `m` (position-legal) make the fourth occurrence as a perpetual checker?
   bool PerpetualCheck(const Position& pos, Move m) const;
-  // Appends `pos` (whose Key is `key`) to the history.
-  void Record(const Position& pos, uint64_t key);
+  // Appends `pos` (whose Key is `key`, `in_check` whether its seat to move is) to the
+  // history.
+  void Record(const Position& pos, uint64_t key, bool in_check);
   // Times `key` occurs in history_. A scan: the history is at most the plies since the
   // last mate, and a map of counts rebuilt on every decode cost more than every scan a
   // move needs (a count matters only once some position was seen three times).

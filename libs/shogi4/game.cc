@@ -49,7 +49,7 @@ Shogi4Game::Shogi4Game(game::Options options, const Position& pos)
 
 Shogi4Game::Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos)
     : options_(std::move(options)), room_flags_(RoomFlags(*options_)), pos_(pos) {
-  Record(pos_, Key(pos_));
+  Record(pos_, Key(pos_), InCheck(pos_, pos_.to_move));
 }
 
 Shogi4Game::Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos, Empty,
@@ -62,11 +62,11 @@ int Shogi4Game::Count(uint64_t key) const {
   return n;
 }
 
-void Shogi4Game::Record(const Position& pos, uint64_t key) {
+void Shogi4Game::Record(const Position& pos, uint64_t key, bool in_check) {
   Entry e;
   e.key = key;
   e.mover = pos.last_mover;
-  e.in_check = InCheck(pos, pos.to_move);
+  e.in_check = in_check;
   history_.push_back(e);
   if (triples_ > 0 || history_.size() >= 3) {
     if (Count(key) == 3) ++triples_;
@@ -285,6 +285,7 @@ std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
   const int s = pos_.to_move;
 
   std::vector<Event> events;
+  events.reserve(8);  // a move, a capture, a promotion, checks: one allocation
   events.push_back({EventType::kMove, s, -1, parsed_move.display});
   if (!IsDrop(m)) {
     Cell target = pos_.board[MoveTo(m)];
@@ -309,12 +310,11 @@ std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
   // history_.back() is the position before the move; a move touches two squares at most.
   const uint64_t key = KeyAfter(before, history_.back().key, probe,
                                 IsDrop(m) ? -1 : static_cast<int>(MoveFrom(m)), MoveTo(m), s);
-  if (triples_ > 0 && Count(key) >= 3) {
+  const bool fourth = triples_ > 0 && Count(key) >= 3;
+  bool mated = false;
+  if (fourth) {
     pos_ = probe;
-    Record(pos_, key);
-    pos_.over = EndReason::kFourthOccurrence;
   } else {
-    bool mated = false;
     Resolve(
         pos_,
         [this](const Position& p, int seat) {
@@ -323,7 +323,7 @@ std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
           q.to_move = static_cast<int8_t>(seat);
           // Tentatively: the perpetual-check rule looks at this position too.
           const uint64_t k = Key(q);
-          Record(q, k);
+          Record(q, k, InCheck(q, seat));
           std::vector<Move> moves;
           Legal(q, &moves);
           if (Count(k) == 3) --triples_;
@@ -342,8 +342,6 @@ std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
       history_.clear();
       triples_ = 0;
     }
-    // Without a mate only the seat to move changed, to the probe's: the same key.
-    Record(pos_, mated ? Key(pos_) : key);
   }
   checked_ = 0;
   for (int seat = 0; seat < kSeats; ++seat) {
@@ -355,6 +353,11 @@ std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
     while (!((a >> sq) & 1)) ++sq;
     events.push_back({EventType::kCheck, seat, OwnerOf(pos_.board[sq]), ""});
   }
+  // Without a mate only the seat to move changed, to the probe's: the same key. The check
+  // flag is the one just found (the seat to move is playing).
+  const int t = pos_.to_move;
+  Record(pos_, mated ? Key(pos_) : key, pos_.Alive(t) ? (checked_ >> t & 1) : InCheck(pos_, t));
+  if (fourth) pos_.over = EndReason::kFourthOccurrence;
   if (Over()) events.push_back({EventType::kGameOver, -1, -1, EndReasonName(pos_.over)});
   return events;
 }

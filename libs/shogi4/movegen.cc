@@ -6,9 +6,10 @@ namespace tablero::shogi4 {
 namespace {
 
 // Calls sink(move) for each legal move of `s`; stops early (returning true) as soon as
-// sink returns true.
+// sink returns true. `only` (0: every move) limits the search to the moves that could be
+// `only`: those of the piece on its from-square to its square, or its drops.
 template <class Sink>
-bool Generate(const Position& pos, int s, bool pawn_drop_mate, Sink&& sink) {
+bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, Sink&& sink) {
   const Tables& t = Tab();
   Position w = pos;  // working copy: squares are changed and restored per move
   const unsigned enemies = pos.Enemies(s);
@@ -48,12 +49,15 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Sink&& sink) {
     }
   }
 
-  for (Squares own = pos.pieces[s]; own != 0;) {
+  Squares movers = pos.pieces[s];
+  if (only != 0) movers &= IsDrop(only) ? 0 : SquareBit(MoveFrom(only));
+  for (Squares own = movers; own != 0;) {
     const int from = PopSquare(own);
     const Cell c = pos.board[from];
     const int type = TypeOf(c), f = FacingOf(c);
     const bool test_king = in_check || type == kKing || (pinned & SquareBit(from)) != 0;
     auto try_to = [&](int to) {
+      if (only != 0 && to != MoveTo(only)) return false;
       const Cell cap = w.board[to];
       w.board[to] = c;
       w.board[from] = 0;
@@ -94,6 +98,7 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Sink&& sink) {
     }
   }
 
+  if (only != 0 && !IsDrop(only)) return false;
   // Drops: gold, silver, rook first, pawns last (their pawn-drop-mate test is dearest).
   static constexpr int kDropOrder[kHandTypes] = {kGold, kSilver, kRook, kPawn};
   unsigned pawn_lines = 0;  // nifu: lines holding an own unpromoted pawn facing forward
@@ -107,9 +112,9 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Sink&& sink) {
   for (Squares b : pos.pieces) occupied |= b;
   const Squares empty = kAllSquares & ~occupied;
   for (int type : kDropOrder) {
-    if (pos.hand[s][HandIndex(type)] == 0) continue;
+    if (pos.hand[s][HandIndex(type)] == 0 || (only != 0 && DropType(only) != type)) continue;
     const Cell c = MakeCell(type, s, s);
-    for (Squares e = empty; e != 0;) {
+    for (Squares e = only != 0 ? empty & SquareBit(MoveTo(only)) : empty; e != 0;) {
       const int to = PopSquare(e);
       if (type == kPawn) {
         if (t.last[s][to] || ((pawn_lines >> t.line[s][to]) & 1)) continue;
@@ -135,10 +140,17 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Sink&& sink) {
   return false;
 }
 
+// HasLegalMove and IsLegal: one search (`only` 0: any move), so that a request that asks
+// both (a state's decode, then its move) runs the same code twice.
+[[gnu::noinline]] bool Find(const Position& pos, int seat, bool pawn_drop_mate, Move only) {
+  return Generate(pos, seat, pawn_drop_mate, only,
+                  [only](Move m) { return only == 0 || m == only; });
+}
+
 }  // namespace
 
 void GenerateLegal(const Position& pos, int seat, MoveList* out) {
-  Generate(pos, seat, true, [out](Move m) {
+  Generate(pos, seat, true, 0, [out](Move m) {
     out->Add(m);
     return false;
   });
@@ -146,7 +158,7 @@ void GenerateLegal(const Position& pos, int seat, MoveList* out) {
 
 int CountLegal(const Position& pos, int seat) {
   int n = 0;
-  Generate(pos, seat, true, [&n](Move) {
+  Generate(pos, seat, true, 0, [&n](Move) {
     ++n;
     return false;
   });
@@ -154,19 +166,17 @@ int CountLegal(const Position& pos, int seat) {
 }
 
 bool HasLegalMove(const Position& pos, int seat, bool pawn_drop_mate) {
-  return Generate(pos, seat, pawn_drop_mate, [](Move) { return true; });
+  return Find(pos, seat, pawn_drop_mate, 0);
 }
 
-bool IsLegal(const Position& pos, Move m) {
-  return Generate(pos, pos.to_move, true, [m](Move x) { return x == m; });
-}
+bool IsLegal(const Position& pos, Move m) { return m != 0 && Find(pos, pos.to_move, true, m); }
 
 uint64_t Perft(const Position& pos, int depth) {
   if (depth == 0) return 1;
   if (pos.over != EndReason::kNone) return 0;
   if (depth == 1) return static_cast<uint64_t>(CountLegal(pos, pos.to_move));
   uint64_t n = 0;
-  Generate(pos, pos.to_move, true, [&](Move m) {
+  Generate(pos, pos.to_move, true, 0, [&](Move m) {
     Position child = pos;
     MakeMove(child, m);
     n += Perft(child, depth - 1);

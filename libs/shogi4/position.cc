@@ -172,9 +172,11 @@ uint64_t Key(const Position& pos) {
   for (int sq = 0; sq < kSquares; ++sq) {
     if (pos.board[sq] != 0) k ^= t.cell[sq][CellIndex(pos.board[sq])];
   }
+  // An empty slot's key is 0: skipping it spares a cache line per slot.
   for (int s = 0; s < kSeats; ++s) {
-    for (int i = 0; i < kHandTypes; ++i)
-      k ^= t.hand[s][i][pos.hand[s][i] > 81 ? 81 : pos.hand[s][i]];
+    for (int i = 0; i < kHandTypes; ++i) {
+      if (pos.hand[s][i] != 0) k ^= t.hand[s][i][pos.hand[s][i] > 81 ? 81 : pos.hand[s][i]];
+    }
   }
   return k;
 }
@@ -187,7 +189,8 @@ uint64_t KeyAfter(const Position& before, uint64_t k, const Position& after, int
     if (before.board[sq] != 0) k ^= t.cell[sq][CellIndex(before.board[sq])];
     if (after.board[sq] != 0) k ^= t.cell[sq][CellIndex(after.board[sq])];
   }
-  for (int i = 0; i < kHandTypes; ++i) {
+  for (int i = 0; i < kHandTypes; ++i) {  // (an unchanged slot's keys cancel out)
+    if (before.hand[seat][i] == after.hand[seat][i]) continue;
     k ^= t.hand[seat][i][before.hand[seat][i] > 81 ? 81 : before.hand[seat][i]];
     k ^= t.hand[seat][i][after.hand[seat][i] > 81 ? 81 : after.hand[seat][i]];
   }
