@@ -408,7 +408,8 @@ void Shogi4Game::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* p
     }
   }
   v.last_move = last_move_;
-  v.position = PositionText();
+  char text[kMaxPositionText];  // written in place: the answer's string keeps its room
+  v.position.assign(text, WritePosition(pos_, text));
   v.ply = ply();
 }
 

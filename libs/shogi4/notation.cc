@@ -5,7 +5,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "libs/game/text_buffer.h"
 #include "libs/shogi4/tables.h"
 
 namespace tablero::shogi4 {
@@ -100,10 +99,29 @@ absl::StatusOr<Move> ParseMoveText(absl::string_view text) {
   return MakeBoardMove(*from, *to, text.size() == 5);
 }
 
-std::string PositionText(const Position& pos) {
-  game::TextBuffer out;
+namespace {
+
+char* PutNumber(char* p, uint64_t v) {
+  char digits[20];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  while (n > 0) *p++ = digits[--n];
+  return p;
+}
+
+char* PutNumber(char* p, int v) {
+  if (v < 0) *p++ = '-';
+  return PutNumber(p, static_cast<uint64_t>(v < 0 ? -static_cast<int64_t>(v) : v));
+}
+
+}  // namespace
+
+// Straight through a pointer: the text is short and bounded, so no check per character.
+char* WritePosition(const Position& pos, char* p) {
   for (int r = 0; r < 9; ++r) {
-    char* p = out.Room(1 + 9 * 4);  // a rank: at most four characters a square
     if (r > 0) *p++ = '/';
     int empty = 0;
     for (int c = 0; c < 9; ++c) {
@@ -122,33 +140,36 @@ std::string PositionText(const Position& pos) {
       *p++ = kFacings[FacingOf(cell)];
     }
     if (empty > 0) *p++ = static_cast<char>('0' + empty);
-    out.Commit(p);
   }
-  out.Put(' ');
-  out.Number(static_cast<int>(pos.to_move));
-  out.Put(' ');
+  *p++ = ' ';
+  p = PutNumber(p, static_cast<int>(pos.to_move));
+  *p++ = ' ';
   for (int s = 0; s < kSeats; ++s) {
-    if (s > 0) out.Put('/');
-    const size_t start = out.size();
+    if (s > 0) *p++ = '/';
+    const char* start = p;
     for (int type : kHandOrder) {
       int n = pos.hand[s][HandIndex(type)];
       if (n == 0) continue;
-      if (n > 1) out.Number(n);
-      out.Put(kLetters[type]);
+      if (n > 1) p = PutNumber(p, n);
+      *p++ = kLetters[type];
     }
-    if (out.size() == start) out.Put('-');
+    if (p == start) *p++ = '-';
   }
-  out.Put(' ');
-  if (pos.n_elim == 0) out.Put('-');
+  *p++ = ' ';
+  if (pos.n_elim == 0) *p++ = '-';
   for (int i = 0; i < pos.n_elim; ++i) {
-    if (i > 0) out.Put(',');
-    out.Number(static_cast<int>(pos.elim[i]));
-    out.Put(':');
-    out.Number(static_cast<int>(pos.mated_by[pos.elim[i]]));
+    if (i > 0) *p++ = ',';
+    p = PutNumber(p, static_cast<int>(pos.elim[i]));
+    *p++ = ':';
+    p = PutNumber(p, static_cast<int>(pos.mated_by[pos.elim[i]]));
   }
-  out.Put(' ');
-  out.Number(static_cast<uint64_t>(pos.ply));
-  return out.Take();
+  *p++ = ' ';
+  return PutNumber(p, static_cast<uint64_t>(pos.ply));
+}
+
+std::string PositionText(const Position& pos) {
+  char text[kMaxPositionText];
+  return std::string(text, WritePosition(pos, text));
 }
 
 absl::Status PlaceError(const Position& pos, int sq, int type, int owner) {

@@ -31,6 +31,11 @@ std::string MoveText(Move m);
 absl::StatusOr<Move> ParseMoveText(absl::string_view text);
 
 std::string PositionText(const Position& pos);
+// PositionText written at `out` (room for kMaxPositionText characters): the end. The
+// longest text (nine ranks of nine 4-character pieces, full hands, three mates, a 10-digit
+// ply) is under 450 characters.
+inline constexpr size_t kMaxPositionText = 512;
+char* WritePosition(const Position& pos, char* out);
 // Parses and validates a position; `rules` are the game's options. The ending state
 // (mates, move limit) follows from the text and the rules.
 absl::StatusOr<Position> ParsePosition(absl::string_view text, const Rules& rules);
