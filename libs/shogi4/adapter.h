@@ -72,8 +72,8 @@ class Shogi4Game final : public game::Game {
   // last mate, and a map of counts rebuilt on every decode cost more than every scan a
   // move needs (a count matters only once some position was seen three times).
   int Count(uint64_t key) const;
-  // Plays `m` (legal, of the seat to move; `parsed` its structured form): events.
-  std::vector<game::Event> Apply(const game::Move& parsed, Move m);
+  // Plays `m` (legal, of the seat to move): events.
+  std::vector<game::Event> Apply(Move m);
   game::Move ToMove(Move m, int seat) const;
   std::string WhyIllegal(Move m) const;
   // Encode's and EncodeV1's common end: ending, last mover, history, last move.
@@ -93,11 +93,14 @@ class Shogi4Game final : public game::Game {
   int triples_ = 0;
   // Bit per seat in check in pos_, as Apply found it for the check events; -1: not known.
   int8_t checked_ = -1;  // keys seen three times: only then can a move be refused or end it
-  std::optional<game::Move> last_move_;
-  // The last move ParseMove accepted (its structured form and engine move), so that Play
-  // of that same move in the same state does not validate it a second time. Only Play
-  // changes the state, and it clears this first.
-  mutable std::optional<std::pair<game::Move, Move>> parsed_;
+  // The last move (0: none) and its seat, made a game::Move only for a view: a request
+  // decodes one and plays another.
+  Move last_ = 0;
+  int8_t last_seat_ = -1;
+  // The last move ParseMove accepted (0: none), so that Play of that same move in the same
+  // state does not validate it a second time. Only Play changes the state, and it clears
+  // this first.
+  mutable Move parsed_ = 0;
 };
 
 }  // namespace tablero::shogi4

@@ -244,10 +244,24 @@ absl::StatusOr<game::Move> Shogi4Game::ParseMove(absl::string_view text) const {
   if (!legal) {
     return absl::FailedPreconditionError(absl::StrCat("illegal move ", text, ": ", WhyIllegal(*m)));
   }
-  game::Move g = ToMove(*m, pos_.to_move);
-  parsed_.emplace(g, *m);
-  return g;
+  parsed_ = *m;
+  return ToMove(*m, pos_.to_move);
 }
+
+namespace {
+
+// Is `g` the structured form of `m` (ToMove's path, drop and promotion)?
+bool Same(const game::Move& g, Move m) {
+  if (IsDrop(m)) {
+    return g.path.size() == 1 && g.path[0] == SquareNameView(MoveTo(m)) &&
+           g.drop == PieceNameView(DropType(m)) && g.promotion.empty();
+  }
+  return g.path.size() == 2 && g.path[0] == SquareNameView(MoveFrom(m)) &&
+         g.path[1] == SquareNameView(MoveTo(m)) && g.drop.empty() &&
+         g.promotion == (IsPromotion(m) ? "+" : "");
+}
+
+}  // namespace
 
 absl::StatusOr<std::vector<Event>> Shogi4Game::Play(const game::Move& move) {
   if (Over()) return absl::FailedPreconditionError("the game is over");
@@ -255,12 +269,11 @@ absl::StatusOr<std::vector<Event>> Shogi4Game::Play(const game::Move& move) {
     return absl::FailedPreconditionError(absl::StrCat("it is seat ", static_cast<int>(pos_.to_move),
                                                       "'s turn, not seat ", move.seat, "'s"));
   }
-  if (parsed_ && parsed_->first == move) {  // just validated by ParseMove
-    const auto [parsed, m] = *std::move(parsed_);
-    parsed_.reset();
-    return Apply(parsed, m);
+  if (const Move m = parsed_; m != 0 && Same(move, m)) {  // just validated by ParseMove
+    parsed_ = 0;
+    return Apply(m);
   }
-  parsed_.reset();
+  parsed_ = 0;
   std::string text;
   if (!move.drop.empty()) {
     if (move.path.size() != 1 || !move.promotion.empty()) {
@@ -277,16 +290,16 @@ absl::StatusOr<std::vector<Event>> Shogi4Game::Play(const game::Move& move) {
   auto parsed = ParseMove(text);
   if (!parsed.ok()) return parsed.status();
   const Move m = *ParseMoveText(text);
-  parsed_.reset();
-  return Apply(*parsed, m);
+  parsed_ = 0;
+  return Apply(m);
 }
 
-std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
+std::vector<Event> Shogi4Game::Apply(Move m) {
   const int s = pos_.to_move;
 
   std::vector<Event> events;
   events.reserve(8);  // a move, a capture, a promotion, checks: one allocation
-  events.push_back({EventType::kMove, s, -1, parsed_move.display});
+  events.push_back({EventType::kMove, s, -1, MoveText(m)});
   if (!IsDrop(m)) {
     Cell target = pos_.board[MoveTo(m)];
     if (target != 0) {
@@ -299,7 +312,8 @@ std::vector<Event> Shogi4Game::Apply(const game::Move& parsed_move, Move m) {
           {EventType::kPromotion, s, -1, PieceName(kPromoted[TypeOf(pos_.board[MoveFrom(m)])])});
     }
   }
-  last_move_ = parsed_move;
+  last_ = m;
+  last_seat_ = static_cast<int8_t>(s);
 
   const Position before = pos_;
   DoMove(pos_, m);
@@ -407,7 +421,11 @@ void Shogi4Game::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* p
       v.in_check.push_back(s);
     }
   }
-  v.last_move = last_move_;
+  if (last_ != 0) {
+    v.last_move = ToMove(last_, last_seat_);
+  } else {
+    v.last_move.reset();
+  }
   char text[kMaxPositionText];  // written in place: the answer's string keeps its room
   v.position.assign(text, WritePosition(pos_, text));
   v.ply = ply();

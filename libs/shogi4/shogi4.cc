@@ -372,10 +372,10 @@ void Shogi4Game::WriteTail(game::ByteWriter& w) const {
     out[8] = static_cast<char>((e.mover + 1) | (e.in_check ? 8 : 0));
     out += 9;
   }
-  w.U8(last_move_.has_value());
-  if (last_move_) {
-    w.U8(static_cast<uint8_t>(last_move_->seat));
-    w.Str(last_move_->notation);
+  w.U8(last_ != 0);
+  if (last_ != 0) {
+    w.U8(static_cast<uint8_t>(last_seat_));
+    w.Str(MoveText(last_));
   }
 }
 
@@ -467,7 +467,8 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
     if (!r.ok() || seat >= kSeats) return bad("bad last move");
     auto m = ParseMoveText(notation);
     if (!m.ok()) return m.status();
-    g->last_move_ = g->ToMove(*m, seat);
+    g->last_ = *m;
+    g->last_seat_ = static_cast<int8_t>(seat);
   }
   if (!r.ok() || !r.done()) return bad("truncated or trailing bytes");
   // The recorded ending must be the one the position implies (a fourth occurrence is the
