@@ -322,40 +322,55 @@ uint8_t Shogi4Game::RoomFlags(const game::Options& o) {
                               (On(o, "rotate_first_player") ? kFlagRotateFirst : 0));
 }
 
+namespace {
+
+// ByteWriter::Varint's bytes at `p`: the end.
+char* PutVarint(char* p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
+
+}  // namespace
+
 std::string Shogi4Game::Encode() const {
   game::ByteWriter w;
   w.BeginState(game::Kind::kShogi4, kVersion, 96 + 2 * kSquares + 9 * history_.size());
+  // The options and the position (at most 211 bytes) through a pointer, then in one go.
+  char bytes[256];
+  char* p = bytes;
   const Rules& rules = pos_.rules;
-  w.U8(static_cast<uint8_t>((rules.format == Format::kPairs ? kFlagPairs : 0) |
-                            (rules.ending == Ending::kLastOneStanding ? kFlagLastOneStanding : 0) |
-                            (rules.ownerless ? kFlagOwnerless : 0) |
-                            (rules.pawn_before_flipped ? kFlagPawnRule : 0) | room_flags_));
-  w.Varint(rules.move_limit);
+  *p++ = static_cast<char>((rules.format == Format::kPairs ? kFlagPairs : 0) |
+                           (rules.ending == Ending::kLastOneStanding ? kFlagLastOneStanding : 0) |
+                           (rules.ownerless ? kFlagOwnerless : 0) |
+                           (rules.pawn_before_flipped ? kFlagPawnRule : 0) | room_flags_);
+  p = PutVarint(p, rules.move_limit);
   // The board: an occupancy bitmap (81 bits in 11 bytes), then each piece's cell.
-  char* occupied = w.Extend(11);
+  char* occupied = p;
   std::memset(occupied, 0, 11);
-  int count = 0;
-  for (int sq = 0; sq < kSquares; ++sq) {
-    if (pos_.board[sq] != 0) {
-      occupied[sq >> 3] = static_cast<char>(occupied[sq >> 3] | 1 << (sq & 7));
-      ++count;
-    }
-  }
-  char* cell = w.Extend(2 * static_cast<size_t>(count));
-  for (int sq = 0; sq < kSquares; ++sq) {
+  p += 11;
+  Squares all = 0;
+  for (Squares b : pos_.pieces) all |= b;
+  while (all != 0) {  // (square order)
+    const int sq = PopSquare(all);
     const Cell c = pos_.board[sq];
-    if (c == 0) continue;
-    *cell++ = static_cast<char>(c & 0xFF);
-    *cell++ = static_cast<char>(c >> 8);
+    occupied[sq >> 3] = static_cast<char>(occupied[sq >> 3] | 1 << (sq & 7));
+    *p++ = static_cast<char>(c & 0xFF);
+    *p++ = static_cast<char>(c >> 8);
   }
-  w.U8(static_cast<uint8_t>(pos_.to_move));
-  w.Raw(absl::string_view(reinterpret_cast<const char*>(&pos_.hand[0][0]), kSeats * kHandTypes));
-  w.U8(pos_.n_elim);
+  *p++ = static_cast<char>(pos_.to_move);
+  std::memcpy(p, &pos_.hand[0][0], kSeats * kHandTypes);
+  p += kSeats * kHandTypes;
+  *p++ = static_cast<char>(pos_.n_elim);
   for (int i = 0; i < pos_.n_elim; ++i) {
     const int seat = pos_.elim[i];
-    w.U8(static_cast<uint8_t>(seat | pos_.mated_by[seat] << 4));
+    *p++ = static_cast<char>(seat | pos_.mated_by[seat] << 4);
   }
-  w.Varint(pos_.ply);
+  p = PutVarint(p, pos_.ply);
+  w.Raw(absl::string_view(bytes, static_cast<size_t>(p - bytes)));
   WriteTail(w);
   return w.FinishState();
 }
