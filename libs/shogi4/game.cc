@@ -105,10 +105,12 @@ game::Move Shogi4Game::ToMove(Move m, int seat) const {
   game::Move g;
   g.seat = seat;
   if (IsDrop(m)) {
-    g.path = {SquareName(MoveTo(m))};
+    g.path.emplace_back(SquareNameView(MoveTo(m)));
     g.drop = PieceName(DropType(m));
   } else {
-    g.path = {SquareName(MoveFrom(m)), SquareName(MoveTo(m))};
+    g.path.reserve(2);
+    g.path.emplace_back(SquareNameView(MoveFrom(m)));
+    g.path.emplace_back(SquareNameView(MoveTo(m)));
     if (IsPromotion(m)) g.promotion.push_back('+');
   }
   g.notation = MoveText(m);

@@ -75,9 +75,23 @@ absl::StatusOr<int> ParseSquare(absl::string_view text) {
 
 std::string PieceName(int type) { return std::string(PieceNameView(type)); }
 
-std::string MoveText(Move m) {
-  if (IsDrop(m)) return absl::StrCat(PieceName(DropType(m)), "*", SquareName(MoveTo(m)));
-  return absl::StrCat(SquareName(MoveFrom(m)), SquareName(MoveTo(m)), IsPromotion(m) ? "+" : "");
+std::string MoveText(Move m) {  // (at most five characters: no StrCat)
+  char text[5];
+  const char* to = kNames.square[MoveTo(m)];
+  if (IsDrop(m)) {
+    text[0] = kLetters[DropType(m)];
+    text[1] = '*';
+    text[2] = to[0];
+    text[3] = to[1];
+    return std::string(text, 4);
+  }
+  const char* from = kNames.square[MoveFrom(m)];
+  text[0] = from[0];
+  text[1] = from[1];
+  text[2] = to[0];
+  text[3] = to[1];
+  text[4] = '+';
+  return std::string(text, IsPromotion(m) ? 5 : 4);
 }
 
 absl::StatusOr<Move> ParseMoveText(absl::string_view text) {

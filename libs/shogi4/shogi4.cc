@@ -459,6 +459,7 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   }
   std::unique_ptr<Shogi4Game> g(
       new Shogi4Game(std::move(options), *pos, Shogi4Game::Empty{}, room_flags));
+  g->history_.reserve(n_history + 1);  // and room for the move this request plays
   g->history_.resize(n_history);
   const char* in = r.Bytes(9 * n_history).data();  // the length was checked above
   for (Entry& e : g->history_) {
