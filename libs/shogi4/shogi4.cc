@@ -160,9 +160,12 @@ absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
   if (const absl::string_view b = r.Bytes(sizeof occupied); r.ok()) {
     std::memcpy(occupied, b.data(), sizeof occupied);
   }
-  int count = 0;  // squares of the board marked occupied (bits beyond it are refused below)
-  for (int i = 0; i < 10; ++i) count += __builtin_popcount(occupied[i]);
-  count += occupied[10] & 1;
+  // The squares of the board marked occupied (bits beyond it are refused below).
+  uint64_t lo = 0, hi = 0;
+  for (int i = 0; i < 8; ++i) lo |= static_cast<uint64_t>(occupied[i]) << (8 * i);
+  for (int i = 8; i < 11; ++i) hi |= static_cast<uint64_t>(occupied[i]) << (8 * (i - 8));
+  const Squares marked = (static_cast<Squares>(hi) << 64 | lo) & kAllSquares;
+  const int count = __builtin_popcountll(lo) + __builtin_popcountll(hi & 0x1FFFF);
   // Two bytes a cell, little-endian, in square order; read where they lie.
   const char* cell = r.Bytes(2 * static_cast<size_t>(count)).data();
   const uint8_t to_move = r.U8();
@@ -190,14 +193,14 @@ absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
   }
   int kings[kSeats] = {0, 0, 0, 0};
   int total = 0;
-  for (int sq = 0; sq < kSquares; ++sq) {
-    if (!((occupied[sq >> 3] >> (sq & 7)) & 1)) continue;
+  for (Squares b = marked; b != 0;) {  // (square order)
+    const int sq = PopSquare(b);
     const Cell c =
         static_cast<Cell>(static_cast<uint8_t>(cell[0]) | static_cast<uint8_t>(cell[1]) << 8);
     cell += 2;
     const int type = TypeOf(c), owner = OwnerOf(c), facing = FacingOf(c);
-    if (type == kNone || type >= kPieceTypes || owner > kOwnerless ||
-        c != MakeCell(type, owner, facing)) {
+    // (Bits above the nine a cell packs make it no cell.)
+    if (type == kNone || type >= kPieceTypes || owner > kOwnerless || (c >> 9) != 0) {
       return bad(absl::StrCat("bad cell on ", SquareName(sq)));
     }
     if (absl::Status s = PlacePiece(pos, sq, type, owner, facing, kings); !s.ok()) return s;

@@ -31,7 +31,9 @@ uint64_t SplitMix(uint64_t* s) {
   return z ^ (z >> 31);
 }
 
-const Tables* Build() {
+}  // namespace
+
+const Tables* BuildTables() {
   auto* t = new Tables();
   for (int sq = 0; sq < kSquares; ++sq) {
     int r = RankOf(sq), c = ColOf(sq);
@@ -65,13 +67,6 @@ const Tables* Build() {
   for (auto& k : t->alive) k = SplitMix(&s);
   for (auto& k : t->to_move) k = SplitMix(&s);
   return t;
-}
-
-}  // namespace
-
-const Tables& Tab() {
-  static const Tables* t = Build();
-  return *t;
 }
 
 }  // namespace tablero::shogi4

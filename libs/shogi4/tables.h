@@ -29,8 +29,12 @@ struct Tables {
 };
 
 // Built on first use (safe from static-initialisation order); hot code takes a local
-// reference once.
-const Tables& Tab();
+// reference once. Inline: a decode places every piece with a lookup.
+const Tables* BuildTables();
+inline const Tables& Tab() {
+  static const Tables* const t = BuildTables();
+  return *t;
+}
 
 inline constexpr bool Slides(int type) { return type == kRook || type == kDragon; }
 
