@@ -340,11 +340,10 @@ game::Result CheckersGame::result() const {
 void CheckersGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const {
   pieces->reserve(st_.layout.seats * st_.layout.pieces());
   const HoleNameTable& names = HoleNames();
-  for (int h = 0; h < kHoles; ++h) {
+  ForEachPiece(st_.cell, [&](int h) {
     const uint8_t c = st_.cell[h];
-    if (c == kEmpty) continue;
     pieces->push_back({names[h], IsKing(c) ? "K" : "o", OwnerOf(c), -1, false, h, c});
-  }
+  });
   game::PublicView& v = *view;
   v.hands.resize(st_.layout.seats);
   v.to_move = st_.to_move;

@@ -7,7 +7,9 @@
 #ifndef TABLERO_LIBS_CHECKERS_MOVEGEN_H_
 #define TABLERO_LIBS_CHECKERS_MOVEGEN_H_
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "libs/checkers/board.h"
@@ -21,6 +23,26 @@ inline constexpr uint8_t kSeatMask = 0x0F;
 
 constexpr int OwnerOf(uint8_t cell) { return (cell & kSeatMask) - 1; }
 constexpr bool IsKing(uint8_t cell) { return cell & kKingBit; }
+
+// Calls f(hole) for each non-empty hole of `cell` (kHoles bytes), in hole order. The
+// board is mostly empty: eight holes are tested at a time.
+template <class F>
+inline void ForEachPiece(const uint8_t* cell, F&& f) {
+  int h = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; h + 8 <= kHoles; h += 8) {
+      uint64_t w;
+      std::memcpy(&w, cell + h, 8);
+      while (w) {
+        const int i = std::countr_zero(w) >> 3;
+        f(h + i);
+        w &= ~(uint64_t{0xFF} << (8 * i));
+      }
+    }
+  }
+  for (; h < kHoles; ++h)
+    if (cell[h] != kEmpty) f(h);
+}
 
 // What stays fixed for a whole game: seat count, rule type, camps, closed holes.
 struct Layout {

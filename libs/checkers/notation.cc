@@ -24,6 +24,17 @@ const HoleNameTable& HoleNames() {
 
 namespace {
 
+// Why CheckCells refuses the piece `c` on `hole`.
+[[gnu::noinline, gnu::cold]] absl::Status BadCell(uint8_t c, int hole, const Layout& layout) {
+  const int owner = OwnerOf(c);
+  if ((c & ~(kSeatMask | kKingBit)) != 0 || owner < 0 || owner >= layout.seats) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hole ", HoleName(hole), " holds a piece of no seat"));
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("hole ", HoleName(hole), ": kings exist only in the Japanese rules"));
+}
+
 // Out of line: the error path of a parse.
 [[gnu::noinline, gnu::cold]] absl::Status NotAHole(absl::string_view text, absl::string_view part) {
   return absl::InvalidArgumentError(
@@ -98,12 +109,10 @@ std::string PositionText(const State& st) {
   // One pass over the board sorts the holes by seat (in hole order), then one string.
   uint8_t holes[kMaxSeats][kHoles];
   int count[kMaxSeats] = {};
-  for (int h = 0; h < kHoles; ++h) {
-    const uint8_t c = st.cell[h];
-    if (c == kEmpty) continue;
-    const int s = OwnerOf(c);
+  ForEachPiece(st.cell, [&](int h) {
+    const int s = OwnerOf(st.cell[h]);
     if (s < n) holes[s][count[s]++] = static_cast<uint8_t>(h);
-  }
+  });
   const HoleNameTable& names = HoleNames();
   // Each hole at most once as ",K" and a 4-byte name slot, then under 64 characters of
   // separators, seat to move and places: no room checks.
@@ -143,21 +152,19 @@ std::string PositionText(const State& st) {
 
 absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Layout& layout) {
   int pieces[kMaxSeats] = {}, kings[kMaxSeats] = {};
-  for (int h = 0; h < kHoles; ++h) {
+  int bad = -1;  // the first hole with a piece of no seat or a king out of the rules
+  ForEachPiece(cell, [&](int h) {
     const uint8_t c = cell[h];
-    if (c == kEmpty) continue;
     const int owner = OwnerOf(c);
-    if ((c & ~(kSeatMask | kKingBit)) != 0 || owner < 0 || owner >= layout.seats) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("hole ", HoleName(h), " holds a piece of no seat"));
-    }
-    if (IsKing(c) && !layout.japanese) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("hole ", HoleName(h), ": kings exist only in the Japanese rules"));
+    if ((c & ~(kSeatMask | kKingBit)) != 0 || owner < 0 || owner >= layout.seats ||
+        (IsKing(c) && !layout.japanese)) {
+      if (bad < 0) bad = h;
+      return;
     }
     ++pieces[owner];
     kings[owner] += IsKing(c);
-  }
+  });
+  if (bad >= 0) return BadCell(cell[bad], bad, layout);
   for (int s = 0; s < layout.seats; ++s) {
     if (pieces[s] > layout.pieces()) {
       return absl::InvalidArgumentError(

@@ -32,11 +32,10 @@ int RemainingDistance(const State& st, int seat) {
   const int goal = st.layout.goal[seat];
   const uint8_t* table = st.layout.japanese ? kGeo.dist_camp15[goal] : kGeo.dist_point[goal];
   int sum = 0;
-  for (int h = 0; h < kHoles; ++h) {
-    uint8_t c = st.cell[h];
-    if (c == kEmpty || OwnerOf(c) != seat) continue;
-    sum += IsKing(c) ? HexDistance(h, kGeo.tip[goal]) : table[h];
-  }
+  ForEachPiece(st.cell, [&](int h) {
+    const uint8_t c = st.cell[h];
+    if (OwnerOf(c) == seat) sum += IsKing(c) ? HexDistance(h, kGeo.tip[goal]) : table[h];
+  });
   return sum;
 }
 
