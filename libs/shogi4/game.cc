@@ -296,6 +296,34 @@ absl::StatusOr<std::vector<Event>> Shogi4Game::Play(const game::Move& move) {
   return Apply(m);
 }
 
+namespace {
+
+// Bit per playing seat in check in `pos`; by[seat]: the owner of its lowest checking piece.
+unsigned Checks(const Position& pos, int by[kSeats]) {
+  unsigned checked = 0;
+  for (int seat = 0; seat < kSeats; ++seat) {
+    if (!pos.Alive(seat)) continue;
+    Squares a = Attackers(pos.board, pos.king[seat], pos.Enemies(seat));
+    if (a == 0) continue;
+    checked |= 1u << seat;
+    by[seat] = OwnerOf(pos.board[PopSquare(a)]);
+  }
+  return checked;
+}
+
+// PickNext(pos, mover) from the seats in check there.
+int PickNext(unsigned alive, unsigned checked, int mover) {
+  for (int k = 1; k < kSeats; ++k) {
+    if ((alive & checked) >> ((mover + k) & 3) & 1) return (mover + k) & 3;
+  }
+  for (int k = 1; k <= kSeats; ++k) {
+    if (alive >> ((mover + k) & 3) & 1) return (mover + k) & 3;
+  }
+  return mover;
+}
+
+}  // namespace
+
 std::vector<Event> Shogi4Game::Apply(Move m) {
   const int s = pos_.to_move;
 
@@ -321,8 +349,12 @@ std::vector<Event> Shogi4Game::Apply(Move m) {
   DoMove(pos_, m);
   // A fourth occurrence ends the game before anything else (perpetual check by the mover
   // was refused above).
+  // The checks after the move pick the next seat, and are the check events unless a mate
+  // changes the board.
+  int by[kSeats];
+  unsigned checked = Checks(pos_, by);
   Position probe = pos_;
-  probe.to_move = static_cast<int8_t>(PickNext(probe, s));
+  probe.to_move = static_cast<int8_t>(PickNext(pos_.alive, checked, s));
   // history_.back() is the position before the move; a move touches two squares at most.
   const uint64_t key = KeyAfter(before, history_.back().key, probe,
                                 IsDrop(m) ? -1 : static_cast<int>(MoveFrom(m)), MoveTo(m), s);
@@ -357,17 +389,12 @@ std::vector<Event> Shogi4Game::Apply(Move m) {
     if (mated) {         // positions before a mate can never recur
       history_.clear();
       triples_ = 0;
+      checked = Checks(pos_, by);
     }
   }
-  checked_ = 0;
+  checked_ = static_cast<int8_t>(checked);
   for (int seat = 0; seat < kSeats; ++seat) {
-    if (!pos_.Alive(seat)) continue;
-    Squares a = Attackers(pos_.board, pos_.king[seat], pos_.Enemies(seat));
-    if (a == 0) continue;
-    checked_ = static_cast<int8_t>(checked_ | 1 << seat);
-    int sq = 0;
-    while (!((a >> sq) & 1)) ++sq;
-    events.push_back({EventType::kCheck, seat, OwnerOf(pos_.board[sq]), ""});
+    if (checked >> seat & 1) events.push_back({EventType::kCheck, seat, by[seat], ""});
   }
   // Without a mate only the seat to move changed, to the probe's: the same key. The check
   // flag is the one just found (the seat to move is playing).
