@@ -75,23 +75,27 @@ absl::StatusOr<int> ParseSquare(absl::string_view text) {
 
 std::string PieceName(int type) { return std::string(PieceNameView(type)); }
 
-std::string MoveText(Move m) {  // (at most five characters: no StrCat)
-  char text[5];
+int WriteMoveText(Move m, char* out) {
   const char* to = kNames.square[MoveTo(m)];
   if (IsDrop(m)) {
-    text[0] = kLetters[DropType(m)];
-    text[1] = '*';
-    text[2] = to[0];
-    text[3] = to[1];
-    return std::string(text, 4);
+    out[0] = kLetters[DropType(m)];
+    out[1] = '*';
+    out[2] = to[0];
+    out[3] = to[1];
+    return 4;
   }
   const char* from = kNames.square[MoveFrom(m)];
-  text[0] = from[0];
-  text[1] = from[1];
-  text[2] = to[0];
-  text[3] = to[1];
-  text[4] = '+';
-  return std::string(text, IsPromotion(m) ? 5 : 4);
+  out[0] = from[0];
+  out[1] = from[1];
+  out[2] = to[0];
+  out[3] = to[1];
+  out[4] = '+';
+  return IsPromotion(m) ? 5 : 4;
+}
+
+std::string MoveText(Move m) {
+  char text[kMaxMoveText];
+  return std::string(text, WriteMoveText(m, text));
 }
 
 absl::StatusOr<Move> ParseMoveText(absl::string_view text) {

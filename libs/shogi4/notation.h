@@ -27,6 +27,10 @@ absl::StatusOr<int> ParseSquare(absl::string_view text);
 std::string PieceName(int type);
 
 std::string MoveText(Move m);
+// MoveText written at `out` (room for kMaxMoveText characters): its length. No StrCat:
+// the text is at most five characters.
+inline constexpr int kMaxMoveText = 5;
+int WriteMoveText(Move m, char* out);
 // Syntax only (INVALID_ARGUMENT when malformed); legality is the caller's business.
 absl::StatusOr<Move> ParseMoveText(absl::string_view text);
 

@@ -381,19 +381,26 @@ std::string Shogi4Game::Encode() const {
 // What both versions write after the position: the ending, the last mover, the history
 // and the last move.
 void Shogi4Game::WriteTail(game::ByteWriter& w) const {
-  w.U8(static_cast<uint8_t>(pos_.over));
-  w.U8(static_cast<uint8_t>(pos_.last_mover + 1));
-  w.Varint(history_.size());
-  char* out = w.Extend(9 * history_.size());
+  // Its exact size first, then one room for it all (no capacity check a byte).
+  const size_t n = history_.size();
+  int varint = 1;
+  for (size_t v = n; v >= 0x80; v >>= 7) ++varint;
+  char text[kMaxMoveText];
+  const int length = last_ != 0 ? WriteMoveText(last_, text) : 0;
+  char* p = w.Extend(2 + varint + 9 * n + 1 + (last_ != 0 ? 2 + length : 0));
+  *p++ = static_cast<char>(pos_.over);
+  *p++ = static_cast<char>(pos_.last_mover + 1);
+  p = PutVarint(p, n);
   for (const Entry& e : history_) {
-    game::PutU64(out, e.key);
-    out[8] = static_cast<char>((e.mover + 1) | (e.in_check ? 8 : 0));
-    out += 9;
+    game::PutU64(p, e.key);
+    p[8] = static_cast<char>((e.mover + 1) | (e.in_check ? 8 : 0));
+    p += 9;
   }
-  w.U8(last_ != 0);
+  *p++ = static_cast<char>(last_ != 0);
   if (last_ != 0) {
-    w.U8(static_cast<uint8_t>(last_seat_));
-    w.Str(MoveText(last_));
+    *p++ = static_cast<char>(last_seat_);
+    *p++ = static_cast<char>(length);  // (a one-byte varint)
+    std::memcpy(p, text, static_cast<size_t>(length));
   }
 }
 
