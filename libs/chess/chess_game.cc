@@ -106,9 +106,36 @@ absl::StatusOr<std::vector<game::Move>> ChessGame::LegalMovesFrom(absl::string_v
   return out;
 }
 
+namespace {
+
+// The legal moves of the position this thread's last Decode left its game in: the rules
+// service parses a move in that game next, so the two share one generation.
+struct Decoded {
+  Position pos;
+  MoveList legal;
+};
+
+Decoded& ThreadDecoded() {
+  thread_local Decoded decoded;
+  return decoded;
+}
+
+}  // namespace
+
+const MoveList& ChessGame::RememberLegal(const Position& pos) {
+  Decoded& d = ThreadDecoded();
+  d.pos = pos;
+  d.legal.size = GenerateLegal(pos, d.legal.moves);
+  return d.legal;
+}
+
 absl::StatusOr<game::Move> ChessGame::ParseMove(absl::string_view text) const {
   if (result_.over) return GameOver();
-  const MoveList legal(pos_);
+  const Decoded& decoded = ThreadDecoded();
+  const bool known = decoded.pos == pos_;
+  MoveList scratch;
+  if (!known) scratch.size = GenerateLegal(pos_, scratch.moves);
+  const MoveList& legal = known ? decoded.legal : scratch;
   auto m = ParseMoveText(pos_, legal, text);
   if (!m.ok()) return m.status();
   // The moves after m: for its SAN's check suffix and, in Play, the endings.

@@ -238,7 +238,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   if (ending > uint8_t(ChessGame::Ending::kClaimed)) return Bad("bad ending");
   if (offer && ending) return Bad("a pending draw offer in a finished game");
   g->history_checked_ = n == 0;
-  const MoveList legal(g->pos_);
+  const MoveList& legal = ChessGame::RememberLegal(g->pos_);
   g->keys_.back() = RepetitionKey(g->pos_, legal);
   g->Evaluate(legal.size == 0, nullptr);  // automatic endings follow from the position and keys
   if (absl::Status s = g->RestoreEnding(ChessGame::Ending(ending), seat, int(offer) - 1); !s.ok())
