@@ -423,9 +423,11 @@ game::Result Shogi4Game::result() const {
 
 void Shogi4Game::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const {
   pieces->reserve(96);
-  for (int sq = 0; sq < kSquares; ++sq) {
-    Cell c = pos_.board[sq];
-    if (c == 0) continue;
+  Squares all = 0;
+  for (Squares b : pos_.pieces) all |= b;
+  while (all != 0) {  // (square order)
+    const int sq = PopSquare(all);
+    const Cell c = pos_.board[sq];
     const int type = TypeOf(c);
     const bool flipped = type == kKing && !pos_.Alive(OwnerOf(c));
     // The cell's nine bits (type, owner, facing) and the flip name a piece fully.

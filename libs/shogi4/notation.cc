@@ -38,12 +38,8 @@ int LetterType(char ch) {
 
 }  // namespace
 
-namespace {
-constexpr auto kNames = [] {
-  struct {
-    char square[kSquares][2];
-    char piece[kPieceTypes][2];  // "+" first when promoted
-  } t{};
+constexpr NameTable kNameTable = [] {
+  NameTable t{};
   for (int sq = 0; sq < kSquares; ++sq) {
     t.square[sq][0] = static_cast<char>('9' - ColOf(sq));
     t.square[sq][1] = static_cast<char>('a' + RankOf(sq));
@@ -54,14 +50,6 @@ constexpr auto kNames = [] {
   }
   return t;
 }();
-}  // namespace
-
-absl::string_view SquareNameView(int sq) { return absl::string_view(kNames.square[sq], 2); }
-
-absl::string_view PieceNameView(int type) {
-  return type >= kProPawn ? absl::string_view(kNames.piece[type], 2)
-                          : absl::string_view(kNames.piece[type], 1);
-}
 
 std::string SquareName(int sq) { return std::string(SquareNameView(sq)); }
 
@@ -76,7 +64,7 @@ absl::StatusOr<int> ParseSquare(absl::string_view text) {
 std::string PieceName(int type) { return std::string(PieceNameView(type)); }
 
 int WriteMoveText(Move m, char* out) {
-  const char* to = kNames.square[MoveTo(m)];
+  const char* to = kNameTable.square[MoveTo(m)];
   if (IsDrop(m)) {
     out[0] = kLetters[DropType(m)];
     out[1] = '*';
@@ -84,7 +72,7 @@ int WriteMoveText(Move m, char* out) {
     out[3] = to[1];
     return 4;
   }
-  const char* from = kNames.square[MoveFrom(m)];
+  const char* from = kNameTable.square[MoveFrom(m)];
   out[0] = from[0];
   out[1] = from[1];
   out[2] = to[0];

@@ -19,9 +19,19 @@
 namespace tablero::shogi4 {
 
 std::string SquareName(int sq);
-// SquareName and PieceName from tables that live for the whole process (no string built).
-absl::string_view SquareNameView(int sq);
-absl::string_view PieceNameView(int type);
+// SquareName and PieceName from a table that lives for the whole process (no string
+// built). Inline: a view names every piece.
+struct NameTable {
+  char square[kSquares][2];
+  char piece[kPieceTypes][2];  // "+" first when promoted
+};
+extern const NameTable kNameTable;
+inline absl::string_view SquareNameView(int sq) {
+  return absl::string_view(kNameTable.square[sq], 2);
+}
+inline absl::string_view PieceNameView(int type) {
+  return absl::string_view(kNameTable.piece[type], type >= kProPawn ? 2 : 1);
+}
 absl::StatusOr<int> ParseSquare(absl::string_view text);
 // "P", "S", "G", "R", "K", "+P", "+S", "+R".
 std::string PieceName(int type);
