@@ -127,32 +127,34 @@ absl::StatusOr<Made> Prepare(const game::NewGameParams& params) {
   return m;
 }
 
-Event MakeEvent(EventType type, int seat, int other = -1, std::string detail = "") {
-  Event e;
+// Out of line: one copy of the vector's growth and of the detail's construction for
+// every event.
+[[gnu::noinline]] void Add(std::vector<Event>* out, EventType type, int seat, int other = -1,
+                           absl::string_view detail = {}) {
+  Event& e = out->emplace_back();
   e.type = type;
   e.seat = seat;
   e.other = other;
-  e.detail = std::move(detail);
-  return e;
+  e.detail.assign(detail.data(), detail.size());
 }
 
 void AddNotes(const State& st, const Notes& notes, std::vector<Event>* out) {
   for (const Note& n : notes) {
     switch (n.type) {
       case Note::kFinished:
-        out->push_back(MakeEvent(EventType::kFinished, n.seat, -1, absl::StrCat(n.value)));
+        Add(out, EventType::kFinished, n.seat, -1, absl::StrCat(n.value));
         break;
       case Note::kSkipped:
-        out->push_back(MakeEvent(EventType::kSkipped, n.seat));
+        Add(out, EventType::kSkipped, n.seat);
         break;
       case Note::kResigned: {
-        out->push_back(MakeEvent(EventType::kResigned, n.seat));
+        Add(out, EventType::kResigned, n.seat);
         int other = st.layout.seats == 2 ? 1 - n.seat : -1;
-        out->push_back(MakeEvent(EventType::kElimination, n.seat, other, "resigned"));
+        Add(out, EventType::kElimination, n.seat, other, "resigned");
         break;
       }
       case Note::kGameOver:
-        out->push_back(MakeEvent(EventType::kGameOver, -1, -1, ReasonName(st.reason)));
+        Add(out, EventType::kGameOver, -1, -1, ReasonName(st.reason));
         break;
     }
   }
@@ -298,7 +300,7 @@ absl::StatusOr<std::vector<Event>> CheckersGame::PlayPath(const game::Move& move
 
 std::vector<Event> CheckersGame::Commit(game::Move* done, std::vector<uint8_t>* path) {
   std::vector<Event> events;
-  events.push_back(MakeEvent(EventType::kMove, done->seat, -1, done->display));
+  Add(&events, EventType::kMove, done->seat, -1, done->display);
   Notes notes;
   ApplyMove(&st_, path->front(), path->back(), &notes);
   if (!notes.empty()) AddNotes(st_, notes, &events);
