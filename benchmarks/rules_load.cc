@@ -25,6 +25,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -39,6 +40,9 @@
 ABSL_FLAG(std::string, target, "127.0.0.1:50051", "rules service address");
 ABSL_FLAG(double, seconds, 5, "measured seconds per phase");
 ABSL_FLAG(double, warmup, 0.5, "seconds run before each measured phase");
+ABSL_FLAG(int, rounds, 1,
+          "mixed apply-move phases, each between two baseline phases; the median ratio is "
+          "the result");
 ABSL_FLAG(int, inflight, 32, "calls kept in flight (over all client threads)");
 ABSL_FLAG(int, threads, 2, "client threads (each its own channel and completion queue)");
 ABSL_FLAG(int, games, 12, "random games recorded per kind");
@@ -474,14 +478,40 @@ int main(int argc, char** argv) {
     Print(phases, s, 0);
     return s.errors == 0 ? 0 : 1;
   }
-  Stats base1 = Run(ping, stubs, inflight, warmup, seconds);
-  Stats mix = Run(apply_mixed, stubs, inflight, warmup, seconds);
-  Stats base2 = Run(ping, stubs, inflight, warmup, seconds);
-  const double baseline = (base1.rate() + base2.rate()) / 2;
-  Print("ping (baseline) #1", base1, 0);
-  Print("ping (baseline) #2", base2, 0);
-  Print("apply_move mixed", mix, baseline);
-  uint64_t errors = base1.errors + base2.errors + mix.errors;
+  // Rounds of (mixed, ping) after a first ping: each mixed phase is compared with the mean
+  // of the pings either side of it, and the round with the median ratio is the result.
+  const int rounds = std::max(1, absl::GetFlag(FLAGS_rounds));
+  std::vector<Stats> base_runs{Run(ping, stubs, inflight, warmup, seconds)}, mixes;
+  for (int r = 0; r < rounds; ++r) {
+    mixes.push_back(Run(apply_mixed, stubs, inflight, warmup, seconds));
+    base_runs.push_back(Run(ping, stubs, inflight, warmup, seconds));
+  }
+  uint64_t errors = 0;
+  std::vector<std::pair<double, int>> ratios;  // (ratio, round)
+  for (int r = 0; r < rounds; ++r) {
+    const double base = (base_runs[r].rate() + base_runs[r + 1].rate()) / 2;
+    if (r == 0) Print("ping (baseline) #1", base_runs[0], 0);
+    Print(rounds == 1 ? "apply_move mixed" : absl::StrCat("apply_move mixed #", r + 1), mixes[r],
+          base);
+    Print(absl::StrCat("ping (baseline) #", r + 2), base_runs[r + 1], 0);
+    ratios.emplace_back(mixes[r].rate() / base, r);
+    errors += base_runs[r + 1].errors + mixes[r].errors;
+  }
+  errors += base_runs[0].errors;
+  std::sort(ratios.begin(), ratios.end());
+  const int median = ratios[ratios.size() / 2].second;
+  const Stats& mix = mixes[median];
+  const double baseline = (base_runs[median].rate() + base_runs[median + 1].rate()) / 2;
+  if (rounds > 1) {
+    std::vector<double> p99s;
+    for (const Stats& m : mixes) p99s.push_back(m.Quantile(0.99));
+    std::sort(p99s.begin(), p99s.end());
+    std::printf(
+        "median of %d rounds: ratio %.1f%% (round %d; lowest %.1f%%, highest %.1f%%), "
+        "apply p99 median %.3f ms (%.3f-%.3f)\n",
+        rounds, 100 * ratios[ratios.size() / 2].first, median + 1, 100 * ratios.front().first,
+        100 * ratios.back().first, p99s[p99s.size() / 2], p99s.front(), p99s.back());
+  }
   for (const Traffic& t : by_kind) {
     Load one("/tablero.v1.Rules/ApplyMove", t.wire, t.answers,
              &Load::ParseAs<v1::ApplyMoveResponse>, parse_every);

@@ -4,6 +4,8 @@
 #   benchmarks/rules_load.sh [build-dir] [extra rules_load flags...]
 # Environment: SECONDS_EACH (5), INFLIGHT (32: calls in flight), THREADS (2: client threads),
 # RULES_FLAGS (extra flags for the rules binary, e.g. --state_cache_entries=0).
+# --rounds=N repeats the mixed phase N times, each between two baseline phases, and reports
+# the median ratio (on a shared machine one round is at the mercy of the neighbours).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
