@@ -172,9 +172,14 @@ bool Reaches(const Position& pos, int from, int to) {
   return false;
 }
 
+// Refusals out of line and cold: the common paths of ParseMove and Play stay dense.
+[[gnu::cold, gnu::noinline]] absl::Status Refused(absl::string_view why) {
+  return absl::FailedPreconditionError(why);
+}
+
 }  // namespace
 
-std::string Shogi4Game::WhyIllegal(Move m) const {
+[[gnu::cold]] std::string Shogi4Game::WhyIllegal(Move m) const {
   const Tables& t = Tab();
   const int s = pos_.to_move, to = MoveTo(m);
   MoveList list;
@@ -234,7 +239,7 @@ std::string Shogi4Game::WhyIllegal(Move m) const {
 absl::StatusOr<game::Move> Shogi4Game::ParseMove(absl::string_view text) const {
   auto m = ParseMoveText(text);
   if (!m.ok()) return m.status();
-  if (Over()) return absl::FailedPreconditionError("the game is over");
+  if (Over()) return Refused("the game is over");
   bool legal;
   if (triples_ == 0) {  // the repetition rule refuses nothing: the position decides
     legal = IsLegal(pos_, *m);
@@ -244,7 +249,7 @@ absl::StatusOr<game::Move> Shogi4Game::ParseMove(absl::string_view text) const {
     legal = std::find(moves.begin(), moves.end(), *m) != moves.end();
   }
   if (!legal) {
-    return absl::FailedPreconditionError(absl::StrCat("illegal move ", text, ": ", WhyIllegal(*m)));
+    return Refused(absl::StrCat("illegal move ", text, ": ", WhyIllegal(*m)));
   }
   parsed_ = *m;
   return ToMove(*m, pos_.to_move);
@@ -266,10 +271,10 @@ bool Same(const game::Move& g, Move m) {
 }  // namespace
 
 absl::StatusOr<std::vector<Event>> Shogi4Game::Play(const game::Move& move) {
-  if (Over()) return absl::FailedPreconditionError("the game is over");
+  if (Over()) return Refused("the game is over");
   if (move.seat != pos_.to_move) {
-    return absl::FailedPreconditionError(absl::StrCat("it is seat ", static_cast<int>(pos_.to_move),
-                                                      "'s turn, not seat ", move.seat, "'s"));
+    return Refused(absl::StrCat("it is seat ", static_cast<int>(pos_.to_move), "'s turn, not seat ",
+                                move.seat, "'s"));
   }
   if (const Move m = parsed_; m != 0 && Same(move, m)) {  // just validated by ParseMove
     parsed_ = 0;

@@ -15,7 +15,7 @@ constexpr char kFacings[4] = {'n', 'e', 's', 'w'};
 // Hands print in this order (strongest first, as in SFEN).
 constexpr int kHandOrder[kHandTypes] = {kRook, kGold, kSilver, kPawn};
 
-absl::Status Bad(absl::string_view what) {
+[[gnu::cold, gnu::noinline]] absl::Status Bad(absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("shogi4 position: ", what));
 }
 
@@ -53,12 +53,31 @@ constexpr NameTable kNameTable = [] {
 
 std::string SquareName(int sq) { return std::string(SquareNameView(sq)); }
 
+namespace {
+
+// The square a two-character name names ("5e"), -1 for none.
+int SquareAt(absl::string_view name) {
+  if (name[0] < '1' || name[0] > '9' || name[1] < 'a' || name[1] > 'i') return -1;
+  return MakeSquare(name[1] - 'a', '9' - name[0]);
+}
+
+// Refusals out of line and cold, so that the parsers' common paths stay dense.
+[[gnu::cold, gnu::noinline]] absl::Status NotASquare(absl::string_view text) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("\"", text, "\" is not a square (file 1-9 then rank a-i, e.g. 5e)"));
+}
+
+[[gnu::cold, gnu::noinline]] absl::Status NotAMove(absl::string_view text) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "\"", text, "\" is not a shogi4 move (board move like 7g7f or 7g7f+, drop like P*5e)"));
+}
+
+}  // namespace
+
 absl::StatusOr<int> ParseSquare(absl::string_view text) {
-  if (text.size() != 2 || text[0] < '1' || text[0] > '9' || text[1] < 'a' || text[1] > 'i') {
-    return absl::InvalidArgumentError(
-        absl::StrCat("\"", text, "\" is not a square (file 1-9 then rank a-i, e.g. 5e)"));
-  }
-  return MakeSquare(text[1] - 'a', '9' - text[0]);
+  const int sq = text.size() == 2 ? SquareAt(text) : -1;
+  if (sq < 0) return NotASquare(text);
+  return sq;
 }
 
 std::string PieceName(int type) { return std::string(PieceNameView(type)); }
@@ -87,22 +106,16 @@ std::string MoveText(Move m) {
 }
 
 absl::StatusOr<Move> ParseMoveText(absl::string_view text) {
-  auto bad = [&] {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "\"", text, "\" is not a shogi4 move (board move like 7g7f or 7g7f+, drop like P*5e)"));
-  };
   if (text.size() == 4 && text[1] == '*') {
-    int type = LetterType(text[0]);
-    if (type == kNone || type == kKing) return bad();
-    auto to = ParseSquare(text.substr(2));
-    if (!to.ok()) return bad();
-    return MakeDrop(type, *to);
+    const int type = LetterType(text[0]);
+    const int to = SquareAt(text.substr(2));
+    if (type == kNone || type == kKing || to < 0) return NotAMove(text);
+    return MakeDrop(type, to);
   }
-  if (text.size() != 4 && !(text.size() == 5 && text[4] == '+')) return bad();
-  auto from = ParseSquare(text.substr(0, 2));
-  auto to = ParseSquare(text.substr(2, 2));
-  if (!from.ok() || !to.ok() || *from == *to) return bad();
-  return MakeBoardMove(*from, *to, text.size() == 5);
+  if (text.size() != 4 && !(text.size() == 5 && text[4] == '+')) return NotAMove(text);
+  const int from = SquareAt(text.substr(0, 2)), to = SquareAt(text.substr(2, 2));
+  if (from < 0 || to < 0 || from == to) return NotAMove(text);
+  return MakeBoardMove(from, to, text.size() == 5);
 }
 
 namespace {
@@ -178,7 +191,7 @@ std::string PositionText(const Position& pos) {
   return std::string(text, WritePosition(pos, text));
 }
 
-absl::Status PlaceError(const Position& pos, int sq, int type, int owner) {
+[[gnu::cold]] absl::Status PlaceError(const Position& pos, int sq, int type, int owner) {
   if (type == kKing && owner == kOwnerless) return Bad("a king cannot be ownerless");
   if (type != kKing && owner != kOwnerless && !pos.Alive(owner)) {
     return Bad(absl::StrCat("a mated seat (", owner, ") owns only its flipped king"));

@@ -99,6 +99,15 @@ constexpr uint8_t kVersion = kStateVersion;
 constexpr uint8_t kFlagPairs = 1, kFlagLastOneStanding = 2, kFlagOwnerless = 4, kFlagPawnRule = 8,
                   kFlagShowLegalMoves = 16, kFlagRotateFirst = 32;
 
+// Refusals out of line and cold, so that a decode's common path stays dense.
+[[gnu::cold, gnu::noinline]] absl::Status PositionError(absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("shogi4 position: ", why));
+}
+
+[[gnu::cold, gnu::noinline]] absl::Status StateError(absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("shogi4 state: ", why));
+}
+
 bool On(const game::Options& o, const char* name) {
   auto it = o.find(name);
   return it != o.end() && it->second == "on";
@@ -111,8 +120,8 @@ struct OptionSet {
   Rules rules;
 };
 absl::StatusOr<OptionSet> OptionsOf(uint8_t flags, uint64_t move_limit) {
-  if (flags >= 64) return absl::InvalidArgumentError("shogi4 state: unknown option bits");
-  if (move_limit > 100000) return absl::InvalidArgumentError("shogi4 state: bad move limit");
+  if (flags >= 64) return StateError("unknown option bits");
+  if (move_limit > 100000) return StateError("bad move limit");
   thread_local absl::flat_hash_map<uint64_t, OptionSet> cache;
   const uint64_t key = move_limit << 8 | flags;
   if (auto it = cache.find(key); it != cache.end()) return it->second;
@@ -150,9 +159,6 @@ absl::Status CheckSeats(const game::NewGameParams& params) {
 // real piece, one king per seat (a mated seat's flipped), no piece of a mated seat but
 // its king, no pawn that could never move, hands and mates as the rules allow.
 absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
-  auto bad = [](absl::string_view why) {
-    return absl::InvalidArgumentError(absl::StrCat("shogi4 position: ", why));
-  };
   Position pos;
   pos.rules = rules;
   pos.alive = 0xF;
@@ -177,15 +183,15 @@ absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
   uint8_t elim[kSeats] = {};
   for (int i = 0; i < n_elim && i < kSeats; ++i) elim[i] = r.U8();
   const uint64_t ply = r.Varint();
-  if (!r.ok()) return bad("truncated");
-  if (occupied[10] >> 1) return bad("occupied squares beyond the board");
-  if (n_elim > 3) return bad("at most three seats can be eliminated");
+  if (!r.ok()) return PositionError("truncated");
+  if (occupied[10] >> 1) return PositionError("occupied squares beyond the board");
+  if (n_elim > 3) return PositionError("at most three seats can be eliminated");
   for (int i = 0; i < n_elim; ++i) {
     const int seat = elim[i] & 15, mater = elim[i] >> 4;
-    if (seat >= kSeats || mater >= kSeats) return bad("bad eliminated entry");
-    if (!pos.Alive(seat)) return bad(absl::StrCat("seat ", seat, " eliminated twice"));
+    if (seat >= kSeats || mater >= kSeats) return PositionError("bad eliminated entry");
+    if (!pos.Alive(seat)) return PositionError(absl::StrCat("seat ", seat, " eliminated twice"));
     if (!pos.Alive(mater) || mater == seat) {
-      return bad(absl::StrCat("seat ", seat, " cannot be mated by seat ", mater));
+      return PositionError(absl::StrCat("seat ", seat, " cannot be mated by seat ", mater));
     }
     pos.alive &= static_cast<uint8_t>(~(1u << seat));
     pos.elim[pos.n_elim++] = static_cast<int8_t>(seat);
@@ -201,32 +207,57 @@ absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
     const int type = TypeOf(c), owner = OwnerOf(c), facing = FacingOf(c);
     // (Bits above the nine a cell packs make it no cell.)
     if (type == kNone || type >= kPieceTypes || owner > kOwnerless || (c >> 9) != 0) {
-      return bad(absl::StrCat("bad cell on ", SquareName(sq)));
+      return PositionError(absl::StrCat("bad cell on ", SquareName(sq)));
     }
     if (absl::Status s = PlacePiece(pos, sq, type, owner, facing, kings); !s.ok()) return s;
     ++total;
   }
   for (int s = 0; s < kSeats; ++s) {
-    if (kings[s] != 1) return bad(absl::StrCat("seat ", s, " needs exactly one king"));
+    if (kings[s] != 1) return PositionError(absl::StrCat("seat ", s, " needs exactly one king"));
   }
-  if (to_move >= kSeats) return bad("the seat to move must be 0-3");
+  if (to_move >= kSeats) return PositionError("the seat to move must be 0-3");
   pos.to_move = static_cast<int8_t>(to_move);
-  if (!pos.Alive(pos.to_move)) return bad("the seat to move has been mated");
+  if (!pos.Alive(pos.to_move)) return PositionError("the seat to move has been mated");
   for (int s = 0; s < kSeats; ++s) {
     for (int i = 0; i < kHandTypes; ++i) {
       const int n = hand[s][i];
       if (n == 0) continue;
-      if (n > 81) return bad("bad hand count");
-      if (!pos.Alive(s)) return bad("a mated seat has an empty hand");
+      if (n > 81) return PositionError("bad hand count");
+      if (!pos.Alive(s)) return PositionError("a mated seat has an empty hand");
       pos.hand[s][i] = static_cast<uint8_t>(n);
       total += n;
     }
   }
-  if (total > 120) return bad("more than 120 pieces");
-  if (ply > 1000000000u) return bad("bad ply count");
+  if (total > 120) return PositionError("more than 120 pieces");
+  if (ply > 1000000000u) return PositionError("bad ply count");
   pos.ply = static_cast<uint32_t>(ply);
   if (absl::Status s = SetEnding(pos); !s.ok()) return s;
   return pos;
+}
+
+// Version 1's options and position (text), for Decode: out of its common path.
+[[gnu::noinline]] absl::Status ReadV1(game::ByteReader& r,
+                                      std::shared_ptr<const game::Options>* options,
+                                      absl::StatusOr<Position>* pos) {
+  uint64_t n_options = r.Varint();
+  if (!r.ok() || n_options > 32) return StateError("bad option count");
+  game::Options given;
+  for (uint64_t i = 0; i < n_options; ++i) {
+    std::string name = r.Str(64), value = r.Str(64);
+    if (!r.ok()) return StateError("truncated options");
+    given[name] = value;
+  }
+  auto resolved = game::ResolveOptions(Info(), given);
+  if (!resolved.ok()) return resolved.status();
+  if (*resolved != given) return StateError("options are not complete and canonical");
+  auto rules = RulesFromOptions(given);
+  if (!rules.ok()) return rules.status();
+  std::string text = r.Str(4096);
+  if (!r.ok()) return StateError("truncated");
+  *pos = ParsePosition(text, *rules);
+  if (!pos->ok()) return pos->status();
+  *options = std::make_shared<const game::Options>(std::move(given));
+  return absl::OkStatus();
 }
 
 // CountRepetitions' common case: an open-addressed table on the stack, the slot from the
@@ -418,9 +449,6 @@ std::string Shogi4Game::EncodeV1() const {
 
 absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
                                                                absl::string_view payload) {
-  auto bad = [](absl::string_view why) {
-    return absl::InvalidArgumentError(absl::StrCat("shogi4 state: ", why));
-  };
   game::ByteReader r(payload);
   std::shared_ptr<const game::Options> options;
   absl::StatusOr<Position> pos;
@@ -428,7 +456,7 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   if (version == kVersion) {
     const uint8_t flags = r.U8();
     const uint64_t move_limit = r.Varint();
-    if (!r.ok()) return bad("truncated options");
+    if (!r.ok()) return StateError("truncated options");
     auto set = OptionsOf(flags, move_limit);
     if (!set.ok()) return set.status();
     options = set->options;
@@ -436,84 +464,69 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
     pos = ReadPosition(r, set->rules);
     if (!pos.ok()) return pos.status();
   } else if (version == kVersionText) {
-    uint64_t n_options = r.Varint();
-    if (!r.ok() || n_options > 32) return bad("bad option count");
-    game::Options given;
-    for (uint64_t i = 0; i < n_options; ++i) {
-      std::string name = r.Str(64), value = r.Str(64);
-      if (!r.ok()) return bad("truncated options");
-      given[name] = value;
-    }
-    auto resolved = game::ResolveOptions(Info(), given);
-    if (!resolved.ok()) return resolved.status();
-    if (*resolved != given) return bad("options are not complete and canonical");
-    auto rules = RulesFromOptions(given);
-    if (!rules.ok()) return rules.status();
-    std::string text = r.Str(4096);
-    if (!r.ok()) return bad("truncated");
-    pos = ParsePosition(text, *rules);
-    if (!pos.ok()) return pos.status();
-    options = std::make_shared<const game::Options>(std::move(given));
+    if (absl::Status s = ReadV1(r, &options, &pos); !s.ok()) return s;
     room_flags = RoomFlags(*options);
   } else {
-    return bad(absl::StrCat("unknown version ", version));
+    return StateError(absl::StrCat("unknown version ", version));
   }
   uint8_t over = r.U8();
   uint8_t last_mover = r.U8();
   uint64_t n_history = r.Varint();
-  if (!r.ok()) return bad("truncated");
-  if (last_mover > kSeats) return bad("bad last mover");
+  if (!r.ok()) return StateError("truncated");
+  if (last_mover > kSeats) return StateError("bad last mover");
   pos->last_mover = static_cast<int8_t>(last_mover - 1);
   if (n_history == 0 || n_history > r.remaining() / 9 || n_history > pos->ply + 1u) {
-    return bad("bad history length");
+    return StateError("bad history length");
   }
   std::unique_ptr<Shogi4Game> g(
       new Shogi4Game(std::move(options), *pos, Shogi4Game::Empty{}, room_flags));
   g->history_.reserve(n_history + 1);  // and room for the move this request plays
   g->history_.resize(n_history);
   const char* in = r.Bytes(9 * n_history).data();  // the length was checked above
+  bool bad_entry = false;  // (checked once after the loop: the refusal is the same)
   for (Entry& e : g->history_) {
     e.key = game::GetU64(in);
     const uint8_t b = static_cast<uint8_t>(in[8]);
     in += 9;
-    if ((b & 7) > kSeats || (b >> 4) != 0) return bad("bad history entry");
+    bad_entry |= (b & 7) > kSeats || (b >> 4) != 0;
     e.mover = static_cast<int8_t>((b & 7) - 1);
     e.in_check = (b & 8) != 0;
   }
+  if (bad_entry) return StateError("bad history entry");
   // The repetition counts: none over four, four only for the position the history ends
   // at (the fourth occurrence ends the game), and how many were seen three times or more.
   const uint64_t last = g->history_.back().key;
   int last_count = 0;
   if (!CountRepetitions(g->history_, last, &g->triples_, &last_count)) {
-    return bad("impossible repetition count");
+    return StateError("impossible repetition count");
   }
   if (r.U8() != 0) {
     uint8_t seat = r.U8();
     std::string notation = r.Str(16);
-    if (!r.ok() || seat >= kSeats) return bad("bad last move");
+    if (!r.ok() || seat >= kSeats) return StateError("bad last move");
     auto m = ParseMoveText(notation);
     if (!m.ok()) return m.status();
     g->last_ = *m;
     g->last_seat_ = static_cast<int8_t>(seat);
   }
-  if (!r.ok() || !r.done()) return bad("truncated or trailing bytes");
+  if (!r.ok() || !r.done()) return StateError("truncated or trailing bytes");
   // The recorded ending must be the one the position implies (a fourth occurrence is the
   // only ending the position alone cannot show).
   const Entry& back = g->history_.back();
-  if (back.key != Key(g->pos_)) return bad("history does not end at the position");
+  if (back.key != Key(g->pos_)) return StateError("history does not end at the position");
   if (over == static_cast<uint8_t>(EndReason::kFourthOccurrence)) {
     // (The move limit may have been reached by the same move.)
     EndReason shown = g->pos_.over;
     if ((shown != EndReason::kNone && shown != EndReason::kMoveLimit) || last_count != 4) {
-      return bad("fourth occurrence not shown by the history");
+      return StateError("fourth occurrence not shown by the history");
     }
     g->pos_.over = EndReason::kFourthOccurrence;
   } else if (over != static_cast<uint8_t>(g->pos_.over)) {
-    return bad("the recorded ending does not match the position");
+    return StateError("the recorded ending does not match the position");
   } else if (last_count > 3) {
-    return bad("impossible repetition count");
+    return StateError("impossible repetition count");
   }
-  if (back.in_check != InCheck(g->pos_, g->pos_.to_move)) return bad("history check flag");
+  if (back.in_check != InCheck(g->pos_, g->pos_.to_move)) return StateError("history check flag");
   if (!g->Over()) {
     // Without a position seen three times the repetition rule refuses nothing, and the
     // first legal move found answers.
@@ -525,7 +538,7 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
       g->Legal(g->pos_, &moves);
       any = !moves.empty();
     }
-    if (!any) return bad("the seat to move has no legal move");
+    if (!any) return StateError("the seat to move has no legal move");
   }
   return g;
 }
