@@ -206,6 +206,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
                     false, flags));
   const uint64_t n = r.Varint();
   if (!r.ok() || n > kMaxPlies || 2 * n > r.remaining()) return Bad("bad move count");
+  g->moves_.reserve(n + 1);  // room for the move the request plays: no reallocation then
   g->moves_.resize(n);
   const char* in = r.Bytes(2 * n).data();
   for (Move& m : g->moves_) {
@@ -226,6 +227,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   if (!r.ok() || keys != std::min<uint64_t>(n, g->pos_.halfmove_clock()) ||
       8 * keys > r.remaining())
     return Bad("bad repetition key count");
+  g->keys_.reserve(keys + 2);
   g->keys_.resize(keys + 1);
   in = r.Bytes(8 * keys).data();
   for (uint64_t i = 0; i < keys; ++i) g->keys_[i] = game::GetU64(in + 8 * i);
