@@ -74,6 +74,9 @@ class Shogi4Game final : public game::Game {
   int Count(uint64_t key) const;
   // Plays `m` (legal, of the seat to move): events.
   std::vector<game::Event> Apply(Move m);
+  // Apply's "has a legal move" once some position was seen three times: with the
+  // repetition rule, out of line (rare).
+  [[gnu::noinline]] bool CanMoveRepeating(const Position& p, int seat);
   game::Move ToMove(Move m, int seat) const;
   std::string WhyIllegal(Move m) const;
   // Encode's and EncodeV1's common end: ending, last mover, history, last move.

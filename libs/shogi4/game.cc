@@ -316,6 +316,18 @@ unsigned Checks(const Position& pos, int by[kSeats]) {
   return checked;
 }
 
+// A mate's events and the ending's, out of line: most moves have neither.
+[[gnu::noinline]] void AddMate(std::vector<Event>& events, int seat, int mater, int receiver,
+                               int passed) {
+  events.push_back({EventType::kMate, seat, mater, ""});
+  events.push_back({EventType::kElimination, seat, mater, ""});
+  events.push_back({EventType::kPiecesPassed, seat, receiver, absl::StrCat(passed)});
+}
+
+[[gnu::noinline]] void AddGameOver(std::vector<Event>& events, EndReason reason) {
+  events.push_back({EventType::kGameOver, -1, -1, EndReasonName(reason)});
+}
+
 // PickNext(pos, mover) from the seats in check there.
 int PickNext(unsigned alive, unsigned checked, int mover) {
   for (int k = 1; k < kSeats; ++k) {
@@ -371,24 +383,11 @@ std::vector<Event> Shogi4Game::Apply(Move m) {
     Resolve(
         pos_,
         [this](const Position& p, int seat) {
-          if (triples_ == 0) return HasLegalMove(p, seat);
-          Position q = p;
-          q.to_move = static_cast<int8_t>(seat);
-          // Tentatively: the perpetual-check rule looks at this position too.
-          const uint64_t k = Key(q);
-          Record(q, k, InCheck(q, seat));
-          std::vector<Move> moves;
-          Legal(q, &moves);
-          if (Count(k) == 3) --triples_;
-          history_.pop_back();
-          return !moves.empty();
+          return triples_ == 0 ? HasLegalMove(p, seat) : CanMoveRepeating(p, seat);
         },
         [&](int seat, int mater, int passed) {
           mated = true;
-          events.push_back({EventType::kMate, seat, mater, ""});
-          events.push_back({EventType::kElimination, seat, mater, ""});
-          events.push_back({EventType::kPiecesPassed, seat, pos_.rules.ownerless ? -1 : mater,
-                            absl::StrCat(passed)});
+          AddMate(events, seat, mater, pos_.rules.ownerless ? -1 : mater, passed);
         },
         probe.to_move);  // the same board: the same pick
     if (mated) {         // positions before a mate can never recur
@@ -406,8 +405,21 @@ std::vector<Event> Shogi4Game::Apply(Move m) {
   const int t = pos_.to_move;
   Record(pos_, mated ? Key(pos_) : key, pos_.Alive(t) ? (checked_ >> t & 1) : InCheck(pos_, t));
   if (fourth) pos_.over = EndReason::kFourthOccurrence;
-  if (Over()) events.push_back({EventType::kGameOver, -1, -1, EndReasonName(pos_.over)});
+  if (Over()) AddGameOver(events, pos_.over);
   return events;
+}
+
+bool Shogi4Game::CanMoveRepeating(const Position& p, int seat) {
+  Position q = p;
+  q.to_move = static_cast<int8_t>(seat);
+  // Tentatively: the perpetual-check rule looks at this position too.
+  const uint64_t k = Key(q);
+  Record(q, k, InCheck(q, seat));
+  std::vector<Move> moves;
+  Legal(q, &moves);
+  if (Count(k) == 3) --triples_;
+  history_.pop_back();
+  return !moves.empty();
 }
 
 absl::StatusOr<std::vector<Event>> Shogi4Game::Act(int, game::Action action, absl::string_view) {
