@@ -14,6 +14,7 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "libs/checkers/adapter.h"
 #include "libs/checkers/checkers.h"
@@ -119,10 +120,20 @@ struct DecodedOptions {
 };
 absl::StatusOr<DecodedOptions> DecodeOptions(absl::string_view* payload) {
   thread_local absl::flat_hash_map<std::string, DecodedOptions> cache;
+  // The entry looked up last, tried first: one room's states keep coming. An option list
+  // delimits itself, so a payload that starts with its bytes starts with that list.
+  thread_local std::string last_raw;
+  thread_local DecodedOptions last;
+  if (!last_raw.empty() && absl::StartsWith(*payload, last_raw)) {
+    payload->remove_prefix(last_raw.size());
+    return last;
+  }
   const size_t n = OptionBytes(*payload);
   const absl::string_view raw = payload->substr(0, n);
   if (n > 0) {
     if (auto it = cache.find(raw); it != cache.end()) {
+      last_raw.assign(raw.data(), raw.size());
+      last = it->second;
       payload->remove_prefix(n);
       return it->second;
     }
@@ -145,6 +156,8 @@ absl::StatusOr<DecodedOptions> DecodeOptions(absl::string_view* payload) {
   if (n > 0 && n == payload->size() - r.remaining()) {
     if (cache.size() >= 256) cache.clear();
     cache.emplace(std::string(raw), decoded);
+    last_raw.assign(raw.data(), raw.size());
+    last = decoded;
   }
   payload->remove_prefix(payload->size() - r.remaining());
   return decoded;
