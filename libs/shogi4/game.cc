@@ -242,7 +242,7 @@ absl::StatusOr<game::Move> Shogi4Game::ParseMove(absl::string_view text) const {
   if (Over()) return Refused("the game is over");
   bool legal;
   if (triples_ == 0) {  // the repetition rule refuses nothing: the position decides
-    legal = IsLegal(pos_, *m);
+    legal = IsLegal(pos_, *m, history_.back().in_check);  // (the flag of pos_)
   } else {
     std::vector<Move> moves;
     Legal(pos_, &moves);
@@ -382,8 +382,10 @@ std::vector<Event> Shogi4Game::Apply(Move m) {
   } else {
     Resolve(
         pos_,
-        [this](const Position& p, int seat) {
-          return triples_ == 0 ? HasLegalMove(p, seat) : CanMoveRepeating(p, seat);
+        [&](const Position& p, int seat) {
+          if (triples_ != 0) return CanMoveRepeating(p, seat);
+          // Before a mate the board is the one `checked` describes.
+          return mated ? HasLegalMove(p, seat) : HasLegalMove(p, seat, true, checked >> seat & 1);
         },
         [&](int seat, int mater, int passed) {
           mated = true;

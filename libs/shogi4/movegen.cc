@@ -7,9 +7,10 @@ namespace {
 
 // Calls sink(move) for each legal move of `s`; stops early (returning true) as soon as
 // sink returns true. `only` (0: every move) limits the search to the moves that could be
-// `only`: those of the piece on its from-square to its square, or its drops.
+// `only`: those of the piece on its from-square to its square, or its drops. `check`:
+// whether `s` is in check when the caller knows (0 or 1), else -1.
 template <class Sink>
-bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, Sink&& sink) {
+bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, int check, Sink&& sink) {
   const Tables& t = Tab();
   Position w = pos;  // working copy: squares are changed and restored per move
   const unsigned enemies = pos.Enemies(s);
@@ -32,7 +33,7 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, Sink&&
   const bool no_pawn_before_flipped = pos.rules.pawn_before_flipped;
   // Only orthogonal sliders exist, so a move can expose the king only when the king is in
   // check, the king itself moves, or the piece stands pinned on an orthogonal line.
-  const bool in_check = Attacked(pos.board, ksq, enemies);
+  const bool in_check = check >= 0 ? check != 0 : Attacked(pos.board, ksq, enemies);
   Squares pinned = 0;
   for (int d = 0; d < 8; d += 2) {
     int own = kNoSquare;
@@ -142,15 +143,16 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, Sink&&
 
 // HasLegalMove and IsLegal: one search (`only` 0: any move), so that a request that asks
 // both (a state's decode, then its move) runs the same code twice.
-[[gnu::noinline]] bool Find(const Position& pos, int seat, bool pawn_drop_mate, Move only) {
-  return Generate(pos, seat, pawn_drop_mate, only,
+[[gnu::noinline]] bool Find(const Position& pos, int seat, bool pawn_drop_mate, Move only,
+                            int check) {
+  return Generate(pos, seat, pawn_drop_mate, only, check,
                   [only](Move m) { return only == 0 || m == only; });
 }
 
 }  // namespace
 
 void GenerateLegal(const Position& pos, int seat, MoveList* out) {
-  Generate(pos, seat, true, 0, [out](Move m) {
+  Generate(pos, seat, true, 0, -1, [out](Move m) {
     out->Add(m);
     return false;
   });
@@ -158,7 +160,7 @@ void GenerateLegal(const Position& pos, int seat, MoveList* out) {
 
 int CountLegal(const Position& pos, int seat) {
   int n = 0;
-  Generate(pos, seat, true, 0, [&n](Move) {
+  Generate(pos, seat, true, 0, -1, [&n](Move) {
     ++n;
     return false;
   });
@@ -166,17 +168,25 @@ int CountLegal(const Position& pos, int seat) {
 }
 
 bool HasLegalMove(const Position& pos, int seat, bool pawn_drop_mate) {
-  return Find(pos, seat, pawn_drop_mate, 0);
+  return Find(pos, seat, pawn_drop_mate, 0, -1);
 }
 
-bool IsLegal(const Position& pos, Move m) { return m != 0 && Find(pos, pos.to_move, true, m); }
+bool HasLegalMove(const Position& pos, int seat, bool pawn_drop_mate, bool in_check) {
+  return Find(pos, seat, pawn_drop_mate, 0, in_check);
+}
+
+bool IsLegal(const Position& pos, Move m) { return m != 0 && Find(pos, pos.to_move, true, m, -1); }
+
+bool IsLegal(const Position& pos, Move m, bool in_check) {
+  return m != 0 && Find(pos, pos.to_move, true, m, in_check);
+}
 
 uint64_t Perft(const Position& pos, int depth) {
   if (depth == 0) return 1;
   if (pos.over != EndReason::kNone) return 0;
   if (depth == 1) return static_cast<uint64_t>(CountLegal(pos, pos.to_move));
   uint64_t n = 0;
-  Generate(pos, pos.to_move, true, 0, [&](Move m) {
+  Generate(pos, pos.to_move, true, 0, -1, [&](Move m) {
     Position child = pos;
     MakeMove(child, m);
     n += Perft(child, depth - 1);

@@ -19,6 +19,10 @@ int CountLegal(const Position& pos, int seat);
 // level deep, so the test never recurses).
 bool HasLegalMove(const Position& pos, int seat, bool pawn_drop_mate = true);
 bool IsLegal(const Position& pos, Move m);
+// The same for a caller that knows whether the seat is in check (`in_check` must be
+// InCheck(pos, seat), resp. of pos.to_move): the search does not find it out again.
+bool HasLegalMove(const Position& pos, int seat, bool pawn_drop_mate, bool in_check);
+bool IsLegal(const Position& pos, Move m, bool in_check);
 
 // Leaves of the legal move tree (position only; a repetition needs at least 12 plies).
 uint64_t Perft(const Position& pos, int depth);

@@ -526,13 +526,14 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   } else if (last_count > 3) {
     return StateError("impossible repetition count");
   }
-  if (back.in_check != InCheck(g->pos_, g->pos_.to_move)) return StateError("history check flag");
+  const bool in_check = InCheck(g->pos_, g->pos_.to_move);
+  if (back.in_check != in_check) return StateError("history check flag");
   if (!g->Over()) {
     // Without a position seen three times the repetition rule refuses nothing, and the
     // first legal move found answers.
     bool any = false;
     if (g->triples_ == 0) {
-      any = HasLegalMove(g->pos_, g->pos_.to_move);
+      any = HasLegalMove(g->pos_, g->pos_.to_move, true, in_check);
     } else {
       std::vector<Move> moves;
       g->Legal(g->pos_, &moves);
