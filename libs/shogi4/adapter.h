@@ -72,6 +72,9 @@ class Shogi4Game final : public game::Game {
   // last mate, and a map of counts rebuilt on every decode cost more than every scan a
   // move needs (a count matters only once some position was seen three times).
   int Count(uint64_t key) const;
+  // Play's engine move for a structured move ParseMove did not just give (validated as
+  // its text is), out of line.
+  [[gnu::noinline]] absl::StatusOr<Move> ParseStructured(const game::Move& move) const;
   // Plays `m` (legal, of the seat to move): events.
   std::vector<game::Event> Apply(Move m);
   // Apply's "has a legal move" once some position was seen three times: with the

@@ -281,6 +281,12 @@ absl::StatusOr<std::vector<Event>> Shogi4Game::Play(const game::Move& move) {
     return Apply(m);
   }
   parsed_ = 0;
+  auto m = ParseStructured(move);
+  if (!m.ok()) return m.status();
+  return Apply(*m);
+}
+
+absl::StatusOr<Move> Shogi4Game::ParseStructured(const game::Move& move) const {
   std::string text;
   if (!move.drop.empty()) {
     if (move.path.size() != 1 || !move.promotion.empty()) {
@@ -296,9 +302,8 @@ absl::StatusOr<std::vector<Event>> Shogi4Game::Play(const game::Move& move) {
   }
   auto parsed = ParseMove(text);
   if (!parsed.ok()) return parsed.status();
-  const Move m = *ParseMoveText(text);
   parsed_ = 0;
-  return Apply(m);
+  return *ParseMoveText(text);
 }
 
 namespace {
