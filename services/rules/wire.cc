@@ -38,9 +38,10 @@ constexpr int kVarint = 0, kLengthDelimited = 2;
 struct Snippet {
   char bytes[30];
   uint8_t len;
-  bool made : 1;
-  bool too_long : 1;  // over 30 bytes: written field by field
+  uint8_t state;  // kUnmade, kReady, or kTooLong (over 30 bytes: written field by field)
 };
+// Bits, so that one AND of two states tells whether both are ready.
+constexpr uint8_t kUnmade = 0, kReady = 1, kTooLong = 2;
 static_assert(sizeof(Snippet) == 32);
 constexpr int kSquareCodes = 256, kPieceCodes = 1024;
 struct PieceSnippets {
@@ -251,9 +252,9 @@ Snippet Make(F write) {
     write(w);
   }
   Snippet s{};
-  s.made = true;
+  s.state = kReady;
   if (bytes.size() > sizeof s.bytes) {
-    s.too_long = true;
+    s.state = kTooLong;
   } else {
     std::memcpy(s.bytes, bytes.data(), bytes.size());
     s.len = static_cast<uint8_t>(bytes.size());
@@ -264,8 +265,9 @@ Snippet Make(F write) {
 // The snippets of a piece not seen before on this thread (the first calls only).
 ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD void MakeSnippets(const game::PieceRef& p,
                                                               Snippet* square, Snippet* piece) {
-  if (!square->made) *square = Make([&](Writer& s) { s.String(f::kPieceSquare, p.square); });
-  if (!piece->made) {
+  if (square->state == kUnmade)
+    *square = Make([&](Writer& s) { s.String(f::kPieceSquare, p.square); });
+  if (piece->state == kUnmade) {
     *piece = Make([&](Writer& s) {
       s.String(f::kPieceType, p.type);
       s.Int32(f::kPieceOwner, p.owner);
@@ -296,12 +298,15 @@ void WriteMove(const game::Move& m, Writer& w) {
 void WriteView(const game::PublicView& v, const std::vector<game::PieceRef>& pieces,
                PieceSnippets* snippets, Writer& w) {
   for (const game::PieceRef& p : pieces) {
-    if (snippets != nullptr && p.square_code >= 0 && p.square_code < kSquareCodes &&
-        p.piece_code >= 0 && p.piece_code < kPieceCodes) {
+    // Negative codes wrap to large unsigned values: one comparison each.
+    if (snippets != nullptr && static_cast<unsigned>(p.square_code) < kSquareCodes &&
+        static_cast<unsigned>(p.piece_code) < kPieceCodes) {
       Snippet& square = snippets->square[p.square_code];
       Snippet& piece = snippets->piece[p.piece_code];
-      if (ABSL_PREDICT_FALSE(!square.made || !piece.made)) MakeSnippets(p, &square, &piece);
-      if (!square.too_long && !piece.too_long) {
+      if (ABSL_PREDICT_FALSE((square.state & piece.state) != kReady)) {
+        MakeSnippets(p, &square, &piece);
+      }
+      if (ABSL_PREDICT_TRUE((square.state & piece.state) == kReady)) {
         w.Piece(square, piece);
         continue;
       }
