@@ -7,6 +7,7 @@
 
 namespace tablero::checkers {
 
+using game::AddEvent;
 using game::Event;
 using game::EventType;
 
@@ -127,34 +128,23 @@ absl::StatusOr<Made> Prepare(const game::NewGameParams& params) {
   return m;
 }
 
-// Out of line: one copy of the vector's growth and of the detail's construction for
-// every event.
-[[gnu::noinline]] void Add(std::vector<Event>* out, EventType type, int seat, int other = -1,
-                           absl::string_view detail = {}) {
-  Event& e = out->emplace_back();
-  e.type = type;
-  e.seat = seat;
-  e.other = other;
-  e.detail.assign(detail.data(), detail.size());
-}
-
 void AddNotes(const State& st, const Notes& notes, std::vector<Event>* out) {
   for (const Note& n : notes) {
     switch (n.type) {
       case Note::kFinished:
-        Add(out, EventType::kFinished, n.seat, -1, absl::StrCat(n.value));
+        AddEvent(out, EventType::kFinished, n.seat, -1, absl::StrCat(n.value));
         break;
       case Note::kSkipped:
-        Add(out, EventType::kSkipped, n.seat);
+        AddEvent(out, EventType::kSkipped, n.seat);
         break;
       case Note::kResigned: {
-        Add(out, EventType::kResigned, n.seat);
+        AddEvent(out, EventType::kResigned, n.seat);
         int other = st.layout.seats == 2 ? 1 - n.seat : -1;
-        Add(out, EventType::kElimination, n.seat, other, "resigned");
+        AddEvent(out, EventType::kElimination, n.seat, other, "resigned");
         break;
       }
       case Note::kGameOver:
-        Add(out, EventType::kGameOver, -1, -1, ReasonName(st.reason));
+        AddEvent(out, EventType::kGameOver, -1, -1, ReasonName(st.reason));
         break;
     }
   }
@@ -300,7 +290,7 @@ absl::StatusOr<std::vector<Event>> CheckersGame::PlayPath(const game::Move& move
 
 std::vector<Event> CheckersGame::Commit(game::Move* done, std::vector<uint8_t>* path) {
   std::vector<Event> events;
-  Add(&events, EventType::kMove, done->seat, -1, done->display);
+  AddEvent(&events, EventType::kMove, done->seat, -1, done->display);
   Notes notes;
   ApplyMove(&st_, path->front(), path->back(), &notes);
   if (!notes.empty()) AddNotes(st_, notes, &events);

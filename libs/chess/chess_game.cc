@@ -8,6 +8,7 @@
 
 namespace tablero::chess {
 
+using game::AddEvent;
 using game::Event;
 using game::EventType;
 
@@ -18,17 +19,6 @@ constexpr char kPieceLetter[] = "PNBRQK";
 absl::string_view PieceLetter(PieceType t) { return absl::string_view(&kPieceLetter[t], 1); }
 
 [[gnu::cold]] absl::Status GameOver() { return absl::FailedPreconditionError("the game is over"); }
-
-// Out of line: one copy of the vector's growth and of the detail's construction for
-// every event of a move.
-[[gnu::noinline]] void Add(std::vector<Event>* events, EventType type, int seat, int other,
-                           absl::string_view detail = {}) {
-  Event& e = events->emplace_back();
-  e.type = type;
-  e.seat = seat;
-  e.other = other;
-  e.detail.assign(detail.data(), detail.size());
-}
 
 }  // namespace
 
@@ -191,16 +181,16 @@ void ChessGame::ApplyMove(Move m, std::vector<Event>* events, Parsed* parsed) {
   const int seat = pos_.side_to_move(), other = 1 - seat;
   if (events) {
     if (parsed) {
-      Add(events, EventType::kMove, seat, -1, parsed->move.display);
+      AddEvent(events, EventType::kMove, seat, -1, parsed->move.display);
     } else {
-      Add(events, EventType::kMove, seat, -1, ToSan(pos_, m));
+      AddEvent(events, EventType::kMove, seat, -1, ToSan(pos_, m));
     }
     if (pos_.IsCapture(m)) {
-      Add(events, EventType::kCapture, seat, other,
-          PieceLetter(m.kind() == Move::kEnPassant ? kPawn : TypeOf(pos_.piece_on(m.to()))));
+      AddEvent(events, EventType::kCapture, seat, other,
+               PieceLetter(m.kind() == Move::kEnPassant ? kPawn : TypeOf(pos_.piece_on(m.to()))));
     }
     if (m.kind() == Move::kPromotion)
-      Add(events, EventType::kPromotion, seat, -1, PieceLetter(m.promotion()));
+      AddEvent(events, EventType::kPromotion, seat, -1, PieceLetter(m.promotion()));
   }
   prev_ = pos_;  // View() describes the last move from it (replays skip the SAN work)
   pos_.DoMove(m);
@@ -220,7 +210,7 @@ void ChessGame::ApplyMove(Move m, std::vector<Event>* events, Parsed* parsed) {
   }
   parsed_.reset();
   if (draw_offer_ != seat) draw_offer_ = -1;  // the offer lapses: its receiver moved instead
-  if (events && check) Add(events, EventType::kCheck, other, seat);
+  if (events && check) AddEvent(events, EventType::kCheck, other, seat);
   Evaluate(stuck, events);
 }
 
@@ -230,7 +220,7 @@ void ChessGame::Finish(int winner, const std::string& reason, std::vector<Event>
   result_.places = winner < 0 ? std::vector<int>{1, 1}
                               : (winner == 0 ? std::vector<int>{1, 2} : std::vector<int>{2, 1});
   draw_offer_ = -1;
-  if (events) Add(events, EventType::kGameOver, -1, -1, reason);
+  if (events) AddEvent(events, EventType::kGameOver, -1, -1, reason);
 }
 
 void ChessGame::Evaluate(bool stuck, std::vector<Event>* events) {
@@ -238,7 +228,7 @@ void ChessGame::Evaluate(bool stuck, std::vector<Event>* events) {
   // Mate first: it takes precedence over the move-count and repetition rules.
   if (stuck) {
     if (pos_.InCheck()) {
-      if (events) Add(events, EventType::kMate, stm, 1 - stm);
+      if (events) AddEvent(events, EventType::kMate, stm, 1 - stm);
       Finish(1 - stm, "checkmate", events);
     } else {
       Finish(-1, "stalemate", events);

@@ -127,4 +127,13 @@ absl::StatusOr<Options> ResolveOptions(const GameInfo& info, const Options& give
   return out;
 }
 
+[[gnu::noinline]] void AddEvent(std::vector<Event>* events, EventType type, int seat, int other,
+                                absl::string_view detail) {
+  Event& e = events->emplace_back();
+  e.type = type;
+  e.seat = seat;
+  e.other = other;
+  e.detail.assign(detail.data(), detail.size());
+}
+
 }  // namespace tablero::game

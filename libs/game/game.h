@@ -102,6 +102,11 @@ struct Event {
   std::string detail;
 };
 
+// Appends an event. Out of line: one copy of the vector's growth and of the detail's
+// construction for every event an engine reports.
+void AddEvent(std::vector<Event>* events, EventType type, int seat, int other = -1,
+              absl::string_view detail = {});
+
 struct Result {
   bool over = false;
   // One entry per seat: 1 = first place; equal numbers share a place; 0 = not yet placed

@@ -13,6 +13,22 @@
 
 namespace tablero::game {
 
+// Writes `v` in decimal at `p` (room for 20 characters, 21 signed) and returns the end.
+inline char* PutDecimal(char* p, uint64_t v) {
+  char digits[20];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  while (n > 0) *p++ = digits[--n];
+  return p;
+}
+inline char* PutDecimal(char* p, int v) {
+  if (v < 0) *p++ = '-';
+  return PutDecimal(p, static_cast<uint64_t>(v < 0 ? -static_cast<int64_t>(v) : v));
+}
+
 class TextBuffer {
  public:
   TextBuffer() = default;
@@ -27,23 +43,8 @@ class TextBuffer {
   void Append(absl::string_view s) {
     for (char c : s) Put(c);
   }
-  void Number(uint64_t v) {
-    char digits[20];
-    int n = 0;
-    do {
-      digits[n++] = static_cast<char>('0' + v % 10);
-      v /= 10;
-    } while (v != 0);
-    while (n > 0) Put(digits[--n]);
-  }
-  void Number(int v) {
-    if (v < 0) {
-      Put('-');
-      Number(static_cast<uint64_t>(-static_cast<int64_t>(v)));
-    } else {
-      Number(static_cast<uint64_t>(v));
-    }
-  }
+  void Number(uint64_t v) { Commit(PutDecimal(Room(20), v)); }
+  void Number(int v) { Commit(PutDecimal(Room(21), v)); }
   // Room for up to `n` (at most 256) characters written straight through the pointer,
   // then Commit(end): one check for a run of text instead of one a character.
   char* Room(size_t n) {

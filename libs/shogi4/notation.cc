@@ -5,6 +5,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "libs/game/text_buffer.h"
 #include "libs/shogi4/tables.h"
 
 namespace tablero::shogi4 {
@@ -118,26 +119,6 @@ absl::StatusOr<Move> ParseMoveText(absl::string_view text) {
   return MakeBoardMove(from, to, text.size() == 5);
 }
 
-namespace {
-
-char* PutNumber(char* p, uint64_t v) {
-  char digits[20];
-  int n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  while (n > 0) *p++ = digits[--n];
-  return p;
-}
-
-char* PutNumber(char* p, int v) {
-  if (v < 0) *p++ = '-';
-  return PutNumber(p, static_cast<uint64_t>(v < 0 ? -static_cast<int64_t>(v) : v));
-}
-
-}  // namespace
-
 // Straight through a pointer: the text is short and bounded, so no check per character.
 char* WritePosition(const Position& pos, char* p) {
   for (int r = 0; r < 9; ++r) {
@@ -161,7 +142,7 @@ char* WritePosition(const Position& pos, char* p) {
     if (empty > 0) *p++ = static_cast<char>('0' + empty);
   }
   *p++ = ' ';
-  p = PutNumber(p, static_cast<int>(pos.to_move));
+  p = game::PutDecimal(p, static_cast<int>(pos.to_move));
   *p++ = ' ';
   for (int s = 0; s < kSeats; ++s) {
     if (s > 0) *p++ = '/';
@@ -169,7 +150,7 @@ char* WritePosition(const Position& pos, char* p) {
     for (int type : kHandOrder) {
       int n = pos.hand[s][HandIndex(type)];
       if (n == 0) continue;
-      if (n > 1) p = PutNumber(p, n);
+      if (n > 1) p = game::PutDecimal(p, n);
       *p++ = kLetters[type];
     }
     if (p == start) *p++ = '-';
@@ -178,12 +159,12 @@ char* WritePosition(const Position& pos, char* p) {
   if (pos.n_elim == 0) *p++ = '-';
   for (int i = 0; i < pos.n_elim; ++i) {
     if (i > 0) *p++ = ',';
-    p = PutNumber(p, static_cast<int>(pos.elim[i]));
+    p = game::PutDecimal(p, static_cast<int>(pos.elim[i]));
     *p++ = ':';
-    p = PutNumber(p, static_cast<int>(pos.mated_by[pos.elim[i]]));
+    p = game::PutDecimal(p, static_cast<int>(pos.mated_by[pos.elim[i]]));
   }
   *p++ = ' ';
-  return PutNumber(p, static_cast<uint64_t>(pos.ply));
+  return game::PutDecimal(p, static_cast<uint64_t>(pos.ply));
 }
 
 std::string PositionText(const Position& pos) {
