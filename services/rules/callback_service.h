@@ -20,6 +20,7 @@
 
 #include <string>
 
+#include "services/rules/answer_pool.h"
 #include "services/rules/rules_service.h"
 #include "tablero/v1/rules.grpc.pb.h"
 
@@ -88,24 +89,29 @@ class RulesCallbackService final
  private:
   grpc::Status RawApplyMove(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer& request,
                             grpc::ByteBuffer* response) {
-    // The handler runs inline on this thread and is done before it returns: the answer is
-    // built in a per-thread string. The request in one piece (a request this size is one
-    // slice: no copy).
-    thread_local std::string answer;
+    // The request in one piece (a request this size is one slice: no copy).
     grpc::Slice in;
     if (!request.TrySingleSlice(&in).ok() && !request.DumpToSingleSlice(&in).ok()) {
       return grpc::Status(grpc::StatusCode::INTERNAL, "failed to read the ApplyMove request");
     }
     const absl::string_view bytes(reinterpret_cast<const char*>(in.begin()), in.size());
-    answer.clear();
-    grpc::Status s = impl_->ApplyMoveBytes(ctx, bytes, &answer);
-    if (!s.ok()) return s;
-    grpc::Slice slice(answer.data(), answer.size());
-    *response = grpc::ByteBuffer(&slice, 1);
-    if (answer.capacity() > (256 << 10)) std::string().swap(answer);  // a rare huge state
+    // The answer is written into a pooled buffer that gRPC sends without a copy.
+    AnswerPool::Buffer* answer = Answers()->Take();
+    grpc::Status s = impl_->ApplyMoveBytes(ctx, bytes, &answer->bytes);
+    if (!s.ok()) {
+      Answers()->Return(answer);
+      return s;
+    }
+    AnswerPool::Send(answer, response);
     return grpc::Status::OK;
   }
 
+  // One for the process, never destroyed: gRPC may still hold an answer's bytes while a
+  // server shuts down.
+  static AnswerPool* Answers() {
+    static auto* pool = new AnswerPool;
+    return pool;
+  }
   RulesService* impl_;
   ArenaAllocator<v1::LegalMovesRequest, v1::LegalMovesResponse> legal_alloc_;
   ArenaAllocator<v1::ApplyActionRequest, v1::ApplyActionResponse> action_alloc_;

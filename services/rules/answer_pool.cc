@@ -1,0 +1,55 @@
+#include "services/rules/answer_pool.h"
+
+#include <grpcpp/support/slice.h>
+
+namespace tablero::rules {
+namespace {
+
+// The slice's destroy: gRPC calls it once, when its last reference to the bytes goes.
+void Release(void* p) {
+  auto* b = static_cast<AnswerPool::Buffer*>(p);
+  b->pool->Return(b);
+}
+
+}  // namespace
+
+AnswerPool::~AnswerPool() {
+  absl::MutexLock lock(&mu_);
+  for (Buffer* b : idle_) delete b;
+}
+
+AnswerPool::Buffer* AnswerPool::Take() {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!idle_.empty()) {
+      Buffer* b = idle_.back();
+      idle_.pop_back();
+      return b;
+    }
+  }
+  return new Buffer{this, {}};
+}
+
+void AnswerPool::Return(Buffer* b) {
+  if (b->bytes.capacity() <= max_room_) {
+    b->bytes.clear();
+    absl::MutexLock lock(&mu_);
+    if (idle_.size() < keep_) {
+      idle_.push_back(b);
+      return;
+    }
+  }
+  delete b;
+}
+
+void AnswerPool::Send(Buffer* b, grpc::ByteBuffer* out) {
+  grpc::Slice slice(b->bytes.data(), b->bytes.size(), &Release, b);
+  *out = grpc::ByteBuffer(&slice, 1);
+}
+
+size_t AnswerPool::idle() const {
+  absl::MutexLock lock(&mu_);
+  return idle_.size();
+}
+
+}  // namespace tablero::rules
