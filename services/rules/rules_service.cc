@@ -1,8 +1,10 @@
 #include "services/rules/rules_service.h"
 
 #include <google/protobuf/arena.h>
+#include <grpc/support/time.h>
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -41,10 +43,12 @@ ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status TooLong(absl::string_vi
 }
 
 // Checked once before work: a caller that has gone does not need the answer. The deadline
-// is a clock read; IsCancelled() is cheap on the callback API the server runs (on a sync
+// is compared in gRPC's own clock (no conversion to a time_point; no clock read when the
+// call has none); IsCancelled() is cheap on the callback API the server runs (on a sync
 // server it would pluck the call's completion queue, tens of microseconds).
 absl::Status Live(const grpc::ServerContextBase& ctx) {
-  if (ctx.deadline() <= std::chrono::system_clock::now()) {
+  const gpr_timespec deadline = ctx.raw_deadline();
+  if (deadline.tv_sec != INT64_MAX && gpr_time_cmp(deadline, gpr_now(deadline.clock_type)) <= 0) {
     return absl::DeadlineExceededError("deadline exceeded before the request was served");
   }
   if (ctx.IsCancelled()) return absl::CancelledError("the call was cancelled");
@@ -335,7 +339,8 @@ grpc::Status RulesService::ApplyMoveBytes(grpc::ServerContextBase* ctx, absl::st
 }
 
 void RulesService::Applied::Clear() {
-  state.clear();
+  // Only the view: the engines fill it in place, while Apply assigns state, kind, events,
+  // result and move on every path that writes an answer.
   view.pieces.clear();
   for (auto& hand : view.hands) hand.clear();
   view.to_move = -1;
@@ -346,10 +351,6 @@ void RulesService::Applied::Clear() {
   view.ply = 0;
   view.draw_offer_by.reset();
   pieces.clear();
-  kind = game::Kind::kUnknown;
-  events.clear();
-  result = game::Result();
-  move = game::Move();
 }
 
 grpc::Status RulesService::ApplyMoveWire(grpc::ServerContextBase* ctx, const ApplyMoveArgs& req,

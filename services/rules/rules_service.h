@@ -87,7 +87,8 @@ class RulesService final {
     std::vector<game::Event> events;
     game::Result result;
     game::Move move;
-    // Empty again, keeping the vectors' room (ApplyMoveWire reuses one per thread).
+    // Ready for the next Apply, keeping the vectors' room (ApplyMoveWire reuses one per
+    // thread).
     void Clear();
   };
   grpc::Status Apply(grpc::ServerContextBase* ctx, const ApplyMoveArgs& req, Applied* out);
