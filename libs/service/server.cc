@@ -58,6 +58,7 @@ absl::Status Server::Start() {
     try {
       exposer_ = std::make_unique<prometheus::Exposer>(options_.metrics_listen);
       exposer_->RegisterCollectable(registry_);
+      for (const auto& c : collectables_) exposer_->RegisterCollectable(c);
     } catch (const std::exception& e) {
       LogError("cannot serve metrics", {{"addr", options_.metrics_listen}, {"error", e.what()}});
       return absl::UnavailableError(

@@ -16,6 +16,7 @@
 #define TABLERO_LIBS_SERVICE_SERVER_H_
 
 #include <grpcpp/grpcpp.h>
+#include <prometheus/collectable.h>
 #include <prometheus/registry.h>
 
 #include <functional>
@@ -58,6 +59,10 @@ class Server {
   void AddService(grpc::Service* service, std::string full_name);
   prometheus::Registry& registry() { return *registry_; }
   const std::shared_ptr<prometheus::Registry>& registry_ptr() { return registry_; }
+  // Metrics a service keeps itself (outside the registry), served beside it. Before Start.
+  void AddCollectable(std::shared_ptr<prometheus::Collectable> c) {
+    collectables_.push_back(std::move(c));
+  }
 
   // Called once SIGTERM arrives, before the server stops accepting calls: services end
   // long-lived streams here so that the drain can finish.
@@ -79,6 +84,7 @@ class Server {
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<RpcMetrics> metrics_;
   OpsService ops_;
+  std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
   std::unique_ptr<prometheus::Exposer> exposer_;
   std::vector<std::pair<grpc::Service*, std::string>> services_;
   std::vector<std::function<void()>> on_drain_;

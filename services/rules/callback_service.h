@@ -103,7 +103,7 @@ class RulesCallbackService final
       return s;
     }
     AnswerPool::Send(answer, response);
-    return grpc::Status::OK;
+    return grpc::Status();
   }
 
   // One for the process, never destroyed: gRPC may still hold an answer's bytes while a

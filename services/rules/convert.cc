@@ -52,7 +52,7 @@ absl::StatusOr<game::Action> FromProto(v1::Action action) {
 }
 
 grpc::Status ToGrpc(const absl::Status& status) {
-  if (status.ok()) return grpc::Status::OK;
+  if (status.ok()) return grpc::Status();
   return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
 }
 

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   tablero::service::Server server("rules");
   const int cache = absl::GetFlag(FLAGS_state_cache_entries);
   tablero::rules::RulesService service(server.registry(), cache > 0 ? cache : 0);
+  server.AddCollectable(service.apply_metrics());
   tablero::rules::RulesCallbackService callback(&service);
   server.AddService(&callback, "tablero.v1.Rules");
   if (!server.Start().ok()) return 1;

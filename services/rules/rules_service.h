@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "libs/game/game.h"
+#include "services/rules/apply_metrics.h"
 #include "services/rules/request.h"
 #include "services/rules/state_cache.h"
 #include "tablero/v1/rules.grpc.pb.h"
@@ -34,11 +35,14 @@ inline constexpr size_t kMaxPgnTagText = 256;
 // The handlers, callable directly (tests, benchmarks) or through RulesCallbackService.
 class RulesService final {
  public:
-  // Registers tablero_rules_moves_total, tablero_rules_illegal_moves_total and
-  // tablero_rules_apply_seconds, each labelled by kind ("chess", "shogi4", "checkers"), and
-  // tablero_rules_state_cache_total{result="hit"|"miss"}. `cache_entries` bounds the
-  // decoded-state cache (0: always decode).
+  // Registers tablero_rules_state_cache_total{result="hit"|"miss"}. `cache_entries` bounds
+  // the decoded-state cache (0: always decode).
   RulesService(prometheus::Registry& registry, size_t cache_entries);
+
+  // tablero_rules_moves_total, tablero_rules_illegal_moves_total and
+  // tablero_rules_apply_seconds, each labelled by kind ("chess", "shogi4", "checkers"):
+  // counted per thread, for the server's metrics exposer (Server::AddCollectable).
+  std::shared_ptr<prometheus::Collectable> apply_metrics() const { return apply_metrics_; }
 
   grpc::Status ListGames(grpc::ServerContextBase* ctx, const v1::ListGamesRequest* req,
                          v1::ListGamesResponse* resp);
@@ -71,13 +75,6 @@ class RulesService final {
                     v1::RulesPingResponse* resp);
 
  private:
-  // Per game kind, indexed by game::Kind (0 unused): created once so that the hot path
-  // takes no registry lock.
-  struct KindMetrics {
-    prometheus::Counter* moves = nullptr;
-    prometheus::Counter* illegal = nullptr;
-    prometheus::Histogram* apply_seconds = nullptr;
-  };
   // Everything ApplyMove answers, before it becomes protobuf or wire bytes.
   struct Applied {
     std::string state;
@@ -99,7 +96,7 @@ class RulesService final {
   absl::StatusOr<std::unique_ptr<game::Game>> LoadFor(const grpc::ServerContextBase& ctx,
                                                       v1::GameKind kind, const std::string& state);
 
-  std::array<KindMetrics, 4> metrics_;
+  std::shared_ptr<ApplyMetrics> apply_metrics_ = std::make_shared<ApplyMetrics>();
   prometheus::Counter* cache_hits_ = nullptr;
   prometheus::Counter* cache_misses_ = nullptr;
   StateCache cache_;
