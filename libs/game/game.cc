@@ -129,6 +129,9 @@ absl::StatusOr<Options> ResolveOptions(const GameInfo& info, const Options& give
 
 [[gnu::noinline]] void AddEvent(std::vector<Event>* events, EventType type, int seat, int other,
                                 absl::string_view detail) {
+  // A move reports one to four events (move, capture, check, game over): room for four
+  // at the first, rather than growing 1 -> 2 -> 4 with a copy each time.
+  if (events->capacity() == 0) events->reserve(4);
   Event& e = events->emplace_back();
   e.type = type;
   e.seat = seat;
