@@ -44,7 +44,10 @@ void AnswerPool::Return(Buffer* b) {
 
 void AnswerPool::Send(Buffer* b, grpc::ByteBuffer* out) {
   grpc::Slice slice(b->bytes.data(), b->bytes.size(), &Release, b);
-  *out = grpc::ByteBuffer(&slice, 1);
+  // Swapped in: ByteBuffer has no move assignment, and its copy assignment makes another
+  // grpc_byte_buffer (an allocation and a reference more).
+  grpc::ByteBuffer made(&slice, 1);
+  out->Swap(&made);
 }
 
 size_t AnswerPool::idle() const {
