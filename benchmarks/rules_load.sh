@@ -3,7 +3,8 @@
 # (Rules.Ping) on the same server in the same run. Prints calls/s, p50/p99 and the ratio.
 #   benchmarks/rules_load.sh [build-dir] [extra rules_load flags...]
 # Environment: SECONDS_EACH (5), INFLIGHT (32: calls in flight), THREADS (2: client threads),
-# RULES_FLAGS (extra flags for the rules binary, e.g. --state_cache_entries=0).
+# RULES_FLAGS (extra flags for the rules binary, e.g. --state_cache_entries=0), RULES_BIN (the
+# rules binary to serve, default the build's: rules_ab.sh runs two builds with one client).
 # --rounds=N repeats the mixed phase N times, each between two baseline phases, and reports
 # the median ratio (on a shared machine one round is at the mercy of the neighbours).
 set -euo pipefail
@@ -14,7 +15,8 @@ shift || true
 SECS=${SECONDS_EACH:-5}
 INFLIGHT=${INFLIGHT:-32}
 THREADS=${THREADS:-2}
-for b in "$BUILD/bin/rules" "$BUILD/bin/rules_load" "$BUILD/bin/healthcheck"; do
+RULES_BIN=${RULES_BIN:-$BUILD/bin/rules}
+for b in "$RULES_BIN" "$BUILD/bin/rules_load" "$BUILD/bin/healthcheck"; do
   [ -x "$b" ] || { echo "rules_load.sh: $b not found (build rules, rules_load, healthcheck)" >&2; exit 1; }
 done
 
@@ -29,7 +31,7 @@ cleanup() {
 trap cleanup EXIT
 
 # shellcheck disable=SC2086
-TABLERO_LOG_LEVEL=warn "$BUILD/bin/rules" --listen="127.0.0.1:$PORT" ${RULES_FLAGS:-} >"$LOG" 2>&1 &
+TABLERO_LOG_LEVEL=warn "$RULES_BIN" --listen="127.0.0.1:$PORT" ${RULES_FLAGS:-} >"$LOG" 2>&1 &
 SVC_PID=$!
 for _ in $(seq 100); do
   "$BUILD/bin/healthcheck" --addr="127.0.0.1:$PORT" --service=tablero.v1.Rules >/dev/null 2>&1 && break
