@@ -20,13 +20,6 @@ std::string EndReasonName(EndReason r);
 
 class Shogi4Game final : public game::Game {
  public:
-  // One entry per position reached (after a move and everything it caused).
-  struct Entry {
-    uint64_t key = 0;
-    int8_t mover = -1;      // seat whose move led here (-1: the start)
-    bool in_check = false;  // the seat to move is in check here
-  };
-
   Shogi4Game(game::Options options, const Position& pos);
   Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos);
 
@@ -88,15 +81,29 @@ class Shogi4Game final : public game::Game {
   std::shared_ptr<const game::Options> options_;  // shared: decoded states share one copy
   uint8_t room_flags_ = 0;  // RoomFlags(*options_), kept: Encode needs them on every call
   Position pos_;
-  // Decode fills history_ itself: no entry for the start. `room_flags`: RoomFlags().
+  // Decode fills pos_ and history_ itself. `room_flags`: RoomFlags().
   struct Empty {};
-  Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos, Empty,
-             uint8_t room_flags);
+  Shogi4Game(std::shared_ptr<const game::Options> options, Empty, uint8_t room_flags);
   // The room-level options (which Rules does not hold) as the state's option bits.
   static uint8_t RoomFlags(const game::Options& options);
 
-  std::vector<Entry> history_;  // since the last mate (older positions cannot recur)
+  // One entry per position reached since the last mate (older positions cannot recur),
+  // after a move and everything it caused, as the state stores it: 9 bytes, the key
+  // (little-endian) and (seat whose move led here + 1) | 8 if the seat to move is in check.
+  // So a decode copies the history and an encode writes it in one go.
+  static constexpr size_t kEntry = 9;
+  std::string history_;
+  size_t Entries() const { return history_.size() / kEntry; }
+  uint64_t KeyAt(size_t i) const { return game::GetU64(history_.data() + kEntry * i); }
+  int MoverAt(size_t i) const { return (history_[kEntry * i + 8] & 7) - 1; }
+  bool InCheckAt(size_t i) const { return (history_[kEntry * i + 8] & 8) != 0; }
   int triples_ = 0;
+  // The keys seen exactly twice in history_, as Decode found them (n_doubles_ of them; -1:
+  // not known), so that the next Record knows without a scan whether its key is seen a
+  // third time. Any change of history_ makes them unknown.
+  static constexpr int kMaxDoubles = 8;
+  int8_t n_doubles_ = -1;
+  uint64_t doubles_[kMaxDoubles];
   // Bit per seat in check in pos_, as Apply found it for the check events; -1: not known.
   int8_t checked_ = -1;  // keys seen three times: only then can a move be refused or end it
   // The last move (0: none) and its seat, made a game::Move only for a view: a request

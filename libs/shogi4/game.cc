@@ -52,25 +52,32 @@ Shogi4Game::Shogi4Game(std::shared_ptr<const game::Options> options, const Posit
   Record(pos_, Key(pos_), InCheck(pos_, pos_.to_move));
 }
 
-Shogi4Game::Shogi4Game(std::shared_ptr<const game::Options> options, const Position& pos, Empty,
-                       uint8_t room_flags)
-    : options_(std::move(options)), room_flags_(room_flags), pos_(pos) {}
+Shogi4Game::Shogi4Game(std::shared_ptr<const game::Options> options, Empty, uint8_t room_flags)
+    : options_(std::move(options)), room_flags_(room_flags) {}
 
 int Shogi4Game::Count(uint64_t key) const {
   int n = 0;
-  for (const Entry& e : history_) n += e.key == key;
+  for (size_t i = 0, e = Entries(); i < e; ++i) n += KeyAt(i) == key;
   return n;
 }
 
 void Shogi4Game::Record(const Position& pos, uint64_t key, bool in_check) {
-  Entry e;
-  e.key = key;
-  e.mover = pos.last_mover;
-  e.in_check = in_check;
-  history_.push_back(e);
-  if (triples_ > 0 || history_.size() >= 3) {
-    if (Count(key) == 3) ++triples_;
+  char e[kEntry];
+  game::PutU64(e, key);
+  e[8] = static_cast<char>((pos.last_mover + 1) | (in_check ? 8 : 0));
+  history_.append(e, kEntry);
+  if (triples_ > 0 || Entries() >= 3) {
+    // Seen a third time: twice before. Decode's list of the keys seen twice says so
+    // without a scan (while no key was seen three times).
+    bool third = false;
+    if (n_doubles_ >= 0 && triples_ == 0) {
+      for (int i = 0; i < n_doubles_; ++i) third |= doubles_[i] == key;
+    } else {
+      third = Count(key) == 3;
+    }
+    if (third) ++triples_;
   }
+  n_doubles_ = -1;
 }
 
 bool Shogi4Game::PerpetualCheck(const Position& pos, Move m) const {
@@ -80,12 +87,12 @@ bool Shogi4Game::PerpetualCheck(const Position& pos, Move m) const {
   const uint64_t key = Key(c);
   if (Count(key) < 3) return false;
   // The stretch since the first occurrence: every move of X gave check, every other move
-  // answered one. Move j leads from history_[j - 1] to history_[j].
+  // answered one. Move j leads from entry j - 1 to entry j.
   const int x = pos.to_move;
   size_t first = 0;
-  while (history_[first].key != key) ++first;
-  for (size_t j = first + 1; j < history_.size(); ++j) {
-    bool ok = history_[j].mover == x ? history_[j].in_check : history_[j - 1].in_check;
+  while (KeyAt(first) != key) ++first;
+  for (size_t j = first + 1; j < Entries(); ++j) {
+    bool ok = MoverAt(j) == x ? InCheckAt(j) : InCheckAt(j - 1);
     if (!ok) return false;
   }
   return InCheck(c, c.to_move);  // X's candidate move must give check as well
@@ -242,7 +249,7 @@ absl::StatusOr<game::Move> Shogi4Game::ParseMove(absl::string_view text) const {
   if (Over()) return Refused("the game is over");
   bool legal;
   if (triples_ == 0) {  // the repetition rule refuses nothing: the position decides
-    legal = IsLegal(pos_, *m, history_.back().in_check);  // (the flag of pos_)
+    legal = IsLegal(pos_, *m, InCheckAt(Entries() - 1));  // (the flag of pos_)
   } else {
     std::vector<Move> moves;
     Legal(pos_, &moves);
@@ -377,8 +384,8 @@ std::vector<Event> Shogi4Game::Apply(Move m) {
   unsigned checked = Checks(pos_, by);
   Position probe = pos_;
   probe.to_move = static_cast<int8_t>(PickNext(pos_.alive, checked, s));
-  // history_.back() is the position before the move; a move touches two squares at most.
-  const uint64_t key = KeyAfter(before, history_.back().key, probe,
+  // The last entry is the position before the move; a move touches two squares at most.
+  const uint64_t key = KeyAfter(before, KeyAt(Entries() - 1), probe,
                                 IsDrop(m) ? -1 : static_cast<int>(MoveFrom(m)), MoveTo(m), s);
   const bool fourth = triples_ > 0 && Count(key) >= 3;
   bool mated = false;
@@ -425,7 +432,7 @@ bool Shogi4Game::CanMoveRepeating(const Position& p, int seat) {
   std::vector<Move> moves;
   Legal(q, &moves);
   if (Count(k) == 3) --triples_;
-  history_.pop_back();
+  history_.resize(history_.size() - kEntry);
   return !moves.empty();
 }
 

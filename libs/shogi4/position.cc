@@ -166,17 +166,23 @@ void MakeMove(Position& pos, Move m) {
       pos, [](const Position& p, int seat) { return HasLegalMove(p, seat); }, [](int, int, int) {});
 }
 
-uint64_t Key(const Position& pos) {
+uint64_t KeyOffBoard(const Position& pos) {
   const Tables& t = Tab();
   uint64_t k = t.alive[pos.alive & 15] ^ t.to_move[pos.to_move & 3];
-  for (int sq = 0; sq < kSquares; ++sq) {
-    if (pos.board[sq] != 0) k ^= t.cell[sq][CellIndex(pos.board[sq])];
-  }
   // An empty slot's key is 0: skipping it spares a cache line per slot.
   for (int s = 0; s < kSeats; ++s) {
     for (int i = 0; i < kHandTypes; ++i) {
       if (pos.hand[s][i] != 0) k ^= t.hand[s][i][pos.hand[s][i] > 81 ? 81 : pos.hand[s][i]];
     }
+  }
+  return k;
+}
+
+uint64_t Key(const Position& pos) {
+  const Tables& t = Tab();
+  uint64_t k = KeyOffBoard(pos);
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (pos.board[sq] != 0) k ^= t.cell[sq][CellIndex(pos.board[sq])];
   }
   return k;
 }

@@ -94,6 +94,9 @@ void MakeMove(Position& pos, Move m);
 
 // Zobrist key of the position identity: board, hands, surviving seats, seat to move.
 uint64_t Key(const Position& pos);
+// Key's terms of everything but the board (hands, surviving seats, seat to move): Key(pos)
+// is these XOR each piece's cell key, for a reader that places the pieces itself.
+uint64_t KeyOffBoard(const Position& pos);
 // Key(after) from `before_key` = Key(before), when `after` differs from `before` only on
 // squares `a` and `b` (-1: none), in `seat`'s hand, in the seat to move and the surviving
 // seats: a move, before any mate it causes. The unchanged squares are not visited.

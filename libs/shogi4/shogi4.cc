@@ -119,29 +119,62 @@ struct OptionSet {
   std::shared_ptr<const game::Options> options;
   Rules rules;
 };
-absl::StatusOr<OptionSet> OptionsOf(uint8_t flags, uint64_t move_limit) {
-  if (flags >= 64) return StateError("unknown option bits");
-  if (move_limit > 100000) return StateError("bad move limit");
+
+// OptionsOf's map of every pair seen (out of line: a thread's traffic mostly repeats one).
+[[gnu::noinline]] const OptionSet* LookUpOptions(uint8_t flags, uint64_t move_limit,
+                                                 absl::Status* error, OptionSet* last) {
   thread_local absl::flat_hash_map<uint64_t, OptionSet> cache;
   const uint64_t key = move_limit << 8 | flags;
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
-  auto onoff = [&](uint8_t bit) { return std::string(flags & bit ? "on" : "off"); };
-  game::Options given = {
-      {"format", flags & kFlagPairs ? "pairs" : "singles"},
-      {"ending", flags & kFlagLastOneStanding ? "last_one_standing" : "two_mates"},
-      {"mated_pieces", flags & kFlagOwnerless ? "ownerless" : "to_mater"},
-      {"move_limit", absl::StrCat(move_limit)},
-      {"pawn_before_flipped_king_forbidden", onoff(kFlagPawnRule)},
-      {"show_legal_moves", onoff(kFlagShowLegalMoves)},
-      {"rotate_first_player", onoff(kFlagRotateFirst)},
-  };
-  auto resolved = game::ResolveOptions(Info(), given);
-  if (!resolved.ok()) return resolved.status();
-  auto rules = RulesFromOptions(*resolved);
-  if (!rules.ok()) return rules.status();
-  if (cache.size() >= 256) cache.clear();
-  OptionSet set{std::make_shared<const game::Options>(*std::move(resolved)), *rules};
-  cache.emplace(key, set);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    auto onoff = [&](uint8_t bit) { return std::string(flags & bit ? "on" : "off"); };
+    game::Options given = {
+        {"format", flags & kFlagPairs ? "pairs" : "singles"},
+        {"ending", flags & kFlagLastOneStanding ? "last_one_standing" : "two_mates"},
+        {"mated_pieces", flags & kFlagOwnerless ? "ownerless" : "to_mater"},
+        {"move_limit", absl::StrCat(move_limit)},
+        {"pawn_before_flipped_king_forbidden", onoff(kFlagPawnRule)},
+        {"show_legal_moves", onoff(kFlagShowLegalMoves)},
+        {"rotate_first_player", onoff(kFlagRotateFirst)},
+    };
+    auto resolved = game::ResolveOptions(Info(), given);
+    if (!resolved.ok()) {
+      *error = resolved.status();
+      return nullptr;
+    }
+    auto rules = RulesFromOptions(*resolved);
+    if (!rules.ok()) {
+      *error = rules.status();
+      return nullptr;
+    }
+    if (cache.size() >= 256) cache.clear();
+    it = cache
+             .emplace(key, OptionSet{std::make_shared<const game::Options>(*std::move(resolved)),
+                                     *rules})
+             .first;
+  }
+  *last = it->second;
+  return last;
+}
+
+// The set of (flags, move limit), nullptr (with `error`) when refused; it stays valid until
+// the next call on this thread.
+const OptionSet* OptionsOf(uint8_t flags, uint64_t move_limit, absl::Status* error) {
+  if (flags >= 64) {
+    *error = StateError("unknown option bits");
+    return nullptr;
+  }
+  if (move_limit > 100000) {
+    *error = StateError("bad move limit");
+    return nullptr;
+  }
+  // The pair of the last call first (distinct valid pairs have distinct keys).
+  thread_local uint64_t last_key = ~uint64_t{0};
+  thread_local OptionSet last;
+  const uint64_t key = move_limit << 8 | flags;
+  if (key == last_key) return &last;
+  const OptionSet* set = LookUpOptions(flags, move_limit, error, &last);
+  last_key = set != nullptr ? key : ~uint64_t{0};
   return set;
 }
 
@@ -158,8 +191,9 @@ absl::Status CheckSeats(const game::NewGameParams& params) {
 // The binary position of version 2, checked as ParsePosition checks text: every cell a
 // real piece, one king per seat (a mated seat's flipped), no piece of a mated seat but
 // its king, no pawn that could never move, hands and mates as the rules allow.
-absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
-  Position pos;
+// Read into `pos` (as constructed) in place; `board_key`: the pieces' terms of Key(pos).
+absl::Status ReadPosition(game::ByteReader& r, const Rules& rules, Position& pos,
+                          uint64_t* board_key) {
   pos.rules = rules;
   pos.alive = 0xF;
   uint8_t occupied[11] = {};
@@ -199,6 +233,8 @@ absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
   }
   int kings[kSeats] = {0, 0, 0, 0};
   int total = 0;
+  const Tables& t = Tab();
+  uint64_t key = 0;                    // (in the same pass: the pieces' key terms)
   for (Squares b = marked; b != 0;) {  // (square order)
     const int sq = PopSquare(b);
     const Cell c =
@@ -210,8 +246,10 @@ absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
       return PositionError(absl::StrCat("bad cell on ", SquareName(sq)));
     }
     if (absl::Status s = PlacePiece(pos, sq, type, owner, facing, kings); !s.ok()) return s;
+    key ^= t.cell[sq][CellIndex(c)];
     ++total;
   }
+  *board_key = key;
   for (int s = 0; s < kSeats; ++s) {
     if (kings[s] != 1) return PositionError(absl::StrCat("seat ", s, " needs exactly one king"));
   }
@@ -231,8 +269,7 @@ absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
   if (total > 120) return PositionError("more than 120 pieces");
   if (ply > 1000000000u) return PositionError("bad ply count");
   pos.ply = static_cast<uint32_t>(ply);
-  if (absl::Status s = SetEnding(pos); !s.ok()) return s;
-  return pos;
+  return SetEnding(pos);
 }
 
 // Version 1's options and position (text), for Decode: out of its common path.
@@ -260,69 +297,103 @@ absl::StatusOr<Position> ReadPosition(game::ByteReader& r, const Rules& rules) {
   return absl::OkStatus();
 }
 
-// CountRepetitions' common case: an open-addressed table on the stack, the slot from the
-// key's bits mixed by a multiplier drawn at start-up (a client cannot aim its keys at one
-// slot). False when a key was seen too often, or when the table gives up (a long history,
-// a long run of collisions): then the caller sorts.
-template <typename History>
-bool CountInTable(const History& history, uint64_t last, int* triples, int* last_count,
-                  bool* gave_up) {
-  static const uint64_t mix = [] {
-    std::random_device rd;
-    return (static_cast<uint64_t>(rd()) << 32 | rd()) | 1;
-  }();
-  constexpr int kSlots = 256, kMaxProbes = 16;
-  *gave_up = history.size() > kSlots * 3 / 4;
-  if (*gave_up) return false;
-  uint64_t keys[kSlots];
-  uint8_t counts[kSlots] = {};
-  int fours = 0;
-  uint64_t four = 0;
-  size_t slot = 0;
-  for (const auto& e : history) {
-    slot = (e.key * mix) >> 56;
-    for (int probe = 0; counts[slot] != 0 && keys[slot] != e.key; ++probe) {
-      if (probe == kMaxProbes) {
-        *gave_up = true;
-        return false;
-      }
-      slot = (slot + 1) % kSlots;
-    }
-    keys[slot] = e.key;
-    const int n = ++counts[slot];
-    if (n == 3) ++*triples;
-    if (n == 4) {
-      ++fours;
-      four = e.key;
-    }
-    if (n > 4) return false;
-  }
-  *last_count = counts[slot];  // the last entry's slot
-  return fours == 0 || (fours == 1 && four == last);
-}
+// What ScanHistory finds in a history of 9-byte entries (Shogi4Game::history_).
+struct HistoryScan {
+  bool bad_entry = false;  // an entry's flag byte is no mover and check bit
+  bool ok = true;          // false: an impossible repetition count
+  int triples = 0;         // keys seen three times or more
+  int last_count = 0;      // occurrences of the last key
+  int n_doubles = -1;      // keys seen exactly twice, listed in `doubles` (-1: not listed)
+  uint64_t doubles[8];
+};
 
-// The repetition counts of a history (see Decode), without a map per decode.
-template <typename History>
-bool CountRepetitions(const History& history, uint64_t last, int* triples, int* last_count) {
-  bool gave_up = false;
-  *triples = 0;
-  if (CountInTable(history, last, triples, last_count, &gave_up) || !gave_up) return !gave_up;
-  // A sorted copy of the keys: runs of equal keys.
-  *triples = 0;
+// The exact counts by sorting the keys, for a history the table below gives up on.
+[[gnu::noinline]] void CountSorted(const char* in, size_t n, HistoryScan* scan) {
+  const uint64_t last = game::GetU64(in + 9 * (n - 1));
+  scan->triples = 0;
+  scan->n_doubles = -1;
   thread_local std::vector<uint64_t> keys;
   keys.clear();
-  for (const auto& e : history) keys.push_back(e.key);
+  for (size_t i = 0; i < n; ++i) keys.push_back(game::GetU64(in + 9 * i));
   std::sort(keys.begin(), keys.end());
   bool ok = true;
   for (size_t i = 0, j; i < keys.size() && ok; i = j) {
     for (j = i + 1; j < keys.size() && keys[j] == keys[i];) ++j;
-    const size_t n = j - i;
-    if (n >= 3) ++*triples;
-    if (keys[i] == last) *last_count = static_cast<int>(n);
-    ok = n < 4 || (n == 4 && keys[i] == last);
+    const size_t count = j - i;
+    if (count >= 3) ++scan->triples;
+    if (keys[i] == last) scan->last_count = static_cast<int>(count);
+    ok = count < 4 || (count == 4 && keys[i] == last);
   }
+  scan->ok = ok;
   if (keys.capacity() > (1 << 14)) std::vector<uint64_t>().swap(keys);  // a rare huge state
-  return ok;
+}
+
+// Checks every entry's flag byte and counts the repetitions (see Decode), in one pass: an
+// open-addressed table on the stack holding each key's first entry (so 256 bytes, the
+// keys read where they lie), the slot from the key's bits mixed by a multiplier drawn at
+// start-up (a client cannot aim its keys at one slot). A long history, or a long run of
+// collisions, goes to CountSorted.
+//
+// The table's answers are the ones it gave before it held entries instead of keys: a
+// count over four stops the counting (the counts so far stand, the last count is 0), and
+// it refuses nothing itself; only CountSorted refuses (see the report of 2026-12-02).
+HistoryScan ScanHistory(const char* in, size_t n) {
+  static const uint64_t mix = [] {
+    std::random_device rd;
+    return (static_cast<uint64_t>(rd()) << 32 | rd()) | 1;
+  }();
+  constexpr size_t kSlots = 256, kMaxEntries = kSlots * 3 / 4;
+  constexpr int kMaxProbes = 16;
+  constexpr uint8_t kFree = 0xFF;
+  HistoryScan scan;
+  bool counting = n <= kMaxEntries, gave_up = !counting;
+  uint8_t first[kSlots];        // first entry of the slot's key
+  uint8_t counts[kMaxEntries];  // by first entry
+  if (counting) std::memset(first, kFree, sizeof first);
+  int n_doubles = 0;
+  size_t slot = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const char* e = in + 9 * i;
+    const uint8_t b = static_cast<uint8_t>(e[8]);
+    scan.bad_entry |= (b & 7) > kSeats || (b >> 4) != 0;
+    if (!counting) continue;
+    const uint64_t key = game::GetU64(e);
+    slot = (key * mix) >> 56;
+    int probe = 0;
+    while (first[slot] != kFree && game::GetU64(in + 9 * first[slot]) != key) {
+      if (probe++ == kMaxProbes) break;
+      slot = (slot + 1) % kSlots;
+    }
+    if (probe > kMaxProbes) {
+      counting = false;
+      gave_up = true;
+      continue;
+    }
+    int count;
+    if (first[slot] == kFree) {
+      first[slot] = static_cast<uint8_t>(i);
+      count = counts[i] = 1;
+    } else {
+      count = ++counts[first[slot]];
+    }
+    if (count == 2) {
+      if (n_doubles < 8) scan.doubles[n_doubles] = key;
+      ++n_doubles;
+    }
+    if (count == 3) ++scan.triples;
+    if (count > 4) {
+      counting = false;  // (last_count stays 0)
+      n_doubles = -1;
+    } else if (i == n - 1) {
+      scan.last_count = count;
+    }
+  }
+  if (gave_up) {
+    CountSorted(in, n, &scan);
+  } else if (scan.triples == 0 && n_doubles >= 0 && n_doubles <= 8) {
+    scan.n_doubles = n_doubles;
+  }
+  return scan;
 }
 
 }  // namespace
@@ -372,7 +443,7 @@ char* PutVarint(char* p, uint64_t v) {
 
 std::string Shogi4Game::Encode() const {
   game::ByteWriter w;
-  w.BeginState(game::Kind::kShogi4, kVersion, 96 + 2 * kSquares + 9 * history_.size());
+  w.BeginState(game::Kind::kShogi4, kVersion, 96 + 2 * kSquares + history_.size());
   // The options and the position (at most 211 bytes) through a pointer, then in one go.
   char bytes[256];
   char* p = bytes;
@@ -413,7 +484,7 @@ std::string Shogi4Game::Encode() const {
 // and the last move.
 void Shogi4Game::WriteTail(game::ByteWriter& w) const {
   // Its exact size first, then one room for it all (no capacity check a byte).
-  const size_t n = history_.size();
+  const size_t n = Entries();
   int varint = 1;
   for (size_t v = n; v >= 0x80; v >>= 7) ++varint;
   char text[kMaxMoveText];
@@ -422,11 +493,8 @@ void Shogi4Game::WriteTail(game::ByteWriter& w) const {
   *p++ = static_cast<char>(pos_.over);
   *p++ = static_cast<char>(pos_.last_mover + 1);
   p = PutVarint(p, n);
-  for (const Entry& e : history_) {
-    game::PutU64(p, e.key);
-    p[8] = static_cast<char>((e.mover + 1) | (e.in_check ? 8 : 0));
-    p += 9;
-  }
+  std::memcpy(p, history_.data(), history_.size());  // (as the state stores it)
+  p += history_.size();
   *p++ = static_cast<char>(last_ != 0);
   if (last_ != 0) {
     *p++ = static_cast<char>(last_seat_);
@@ -450,60 +518,57 @@ std::string Shogi4Game::EncodeV1() const {
 absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
                                                                absl::string_view payload) {
   game::ByteReader r(payload);
-  std::shared_ptr<const game::Options> options;
-  absl::StatusOr<Position> pos;
-  uint8_t room_flags = 0;
+  std::unique_ptr<Shogi4Game> g;
+  uint64_t board_key = 0;  // version 2: the pieces' terms of the key, found while reading
   if (version == kVersion) {
     const uint8_t flags = r.U8();
     const uint64_t move_limit = r.Varint();
     if (!r.ok()) return StateError("truncated options");
-    auto set = OptionsOf(flags, move_limit);
-    if (!set.ok()) return set.status();
-    options = set->options;
-    room_flags = flags & (kFlagShowLegalMoves | kFlagRotateFirst);
-    pos = ReadPosition(r, set->rules);
-    if (!pos.ok()) return pos.status();
+    absl::Status error;
+    const OptionSet* set = OptionsOf(flags, move_limit, &error);
+    if (set == nullptr) return error;
+    // The position is read into the game in place.
+    g.reset(
+        new Shogi4Game(set->options, Empty{}, flags & (kFlagShowLegalMoves | kFlagRotateFirst)));
+    if (absl::Status s = ReadPosition(r, set->rules, g->pos_, &board_key); !s.ok()) return s;
   } else if (version == kVersionText) {
+    std::shared_ptr<const game::Options> options;
+    absl::StatusOr<Position> pos;
     if (absl::Status s = ReadV1(r, &options, &pos); !s.ok()) return s;
-    room_flags = RoomFlags(*options);
+    const uint8_t room_flags = RoomFlags(*options);
+    g.reset(new Shogi4Game(std::move(options), Empty{}, room_flags));
+    g->pos_ = *pos;
   } else {
     return StateError(absl::StrCat("unknown version ", version));
   }
+  Position& pos = g->pos_;
   uint8_t over = r.U8();
   uint8_t last_mover = r.U8();
   uint64_t n_history = r.Varint();
   if (!r.ok()) return StateError("truncated");
   if (last_mover > kSeats) return StateError("bad last mover");
-  pos->last_mover = static_cast<int8_t>(last_mover - 1);
-  if (n_history == 0 || n_history > r.remaining() / 9 || n_history > pos->ply + 1u) {
+  pos.last_mover = static_cast<int8_t>(last_mover - 1);
+  if (n_history == 0 || n_history > r.remaining() / 9 || n_history > pos.ply + 1u) {
     return StateError("bad history length");
   }
-  std::unique_ptr<Shogi4Game> g(
-      new Shogi4Game(std::move(options), *pos, Shogi4Game::Empty{}, room_flags));
-  g->history_.reserve(n_history + 1);  // and room for the move this request plays
-  g->history_.resize(n_history);
   const char* in = r.Bytes(9 * n_history).data();  // the length was checked above
-  bool bad_entry = false;  // (checked once after the loop: the refusal is the same)
-  for (Entry& e : g->history_) {
-    e.key = game::GetU64(in);
-    const uint8_t b = static_cast<uint8_t>(in[8]);
-    in += 9;
-    bad_entry |= (b & 7) > kSeats || (b >> 4) != 0;
-    e.mover = static_cast<int8_t>((b & 7) - 1);
-    e.in_check = (b & 8) != 0;
-  }
-  if (bad_entry) return StateError("bad history entry");
+  // Kept as the state stores it, with room for the move this request plays.
+  g->history_.reserve(9 * (n_history + 1));
+  g->history_.assign(in, 9 * n_history);
   // The repetition counts: none over four, four only for the position the history ends
   // at (the fourth occurrence ends the game), and how many were seen three times or more.
-  const uint64_t last = g->history_.back().key;
-  int last_count = 0;
-  if (!CountRepetitions(g->history_, last, &g->triples_, &last_count)) {
-    return StateError("impossible repetition count");
-  }
+  const HistoryScan scan = ScanHistory(in, n_history);
+  if (scan.bad_entry) return StateError("bad history entry");
+  if (!scan.ok) return StateError("impossible repetition count");
+  g->triples_ = scan.triples;
+  const int last_count = scan.last_count;
   if (r.U8() != 0) {
-    uint8_t seat = r.U8();
-    std::string notation = r.Str(16);
-    if (!r.ok() || seat >= kSeats) return StateError("bad last move");
+    const uint8_t seat = r.U8();
+    // (ByteReader::Str(16) without a string: the text is parsed where it lies.)
+    const uint64_t length = r.Varint();
+    const bool fits = r.ok() && length <= 16 && length <= r.remaining();
+    const absl::string_view notation = fits ? r.Bytes(length) : absl::string_view();
+    if (!fits || seat >= kSeats) return StateError("bad last move");
     auto m = ParseMoveText(notation);
     if (!m.ok()) return m.status();
     g->last_ = *m;
@@ -512,35 +577,37 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   if (!r.ok() || !r.done()) return StateError("truncated or trailing bytes");
   // The recorded ending must be the one the position implies (a fourth occurrence is the
   // only ending the position alone cannot show).
-  const Entry& back = g->history_.back();
-  if (back.key != Key(g->pos_)) return StateError("history does not end at the position");
+  const uint64_t key = version == kVersion ? board_key ^ KeyOffBoard(pos) : Key(pos);
+  if (g->KeyAt(n_history - 1) != key) return StateError("history does not end at the position");
   if (over == static_cast<uint8_t>(EndReason::kFourthOccurrence)) {
     // (The move limit may have been reached by the same move.)
-    EndReason shown = g->pos_.over;
+    EndReason shown = pos.over;
     if ((shown != EndReason::kNone && shown != EndReason::kMoveLimit) || last_count != 4) {
       return StateError("fourth occurrence not shown by the history");
     }
-    g->pos_.over = EndReason::kFourthOccurrence;
-  } else if (over != static_cast<uint8_t>(g->pos_.over)) {
+    pos.over = EndReason::kFourthOccurrence;
+  } else if (over != static_cast<uint8_t>(pos.over)) {
     return StateError("the recorded ending does not match the position");
   } else if (last_count > 3) {
     return StateError("impossible repetition count");
   }
-  const bool in_check = InCheck(g->pos_, g->pos_.to_move);
-  if (back.in_check != in_check) return StateError("history check flag");
+  const bool in_check = InCheck(pos, pos.to_move);
+  if (g->InCheckAt(n_history - 1) != in_check) return StateError("history check flag");
   if (!g->Over()) {
     // Without a position seen three times the repetition rule refuses nothing, and the
     // first legal move found answers.
     bool any = false;
     if (g->triples_ == 0) {
-      any = HasLegalMove(g->pos_, g->pos_.to_move, true, in_check);
+      any = HasLegalMove(pos, pos.to_move, true, in_check);
     } else {
       std::vector<Move> moves;
-      g->Legal(g->pos_, &moves);
+      g->Legal(pos, &moves);
       any = !moves.empty();
     }
     if (!any) return StateError("the seat to move has no legal move");
   }
+  g->n_doubles_ = static_cast<int8_t>(scan.n_doubles);
+  std::copy(scan.doubles, scan.doubles + std::max(0, scan.n_doubles), g->doubles_);
   return g;
 }
 
