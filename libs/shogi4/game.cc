@@ -374,7 +374,9 @@ std::vector<Event> Shogi4Game::Apply(Move m) {
   last_ = m;
   last_seat_ = static_cast<int8_t>(s);
 
-  const Position before = pos_;
+  // The key after the move from the last entry's, the position before it.
+  const int from = IsDrop(m) ? -1 : static_cast<int>(MoveFrom(m)), to = MoveTo(m);
+  uint64_t key = KeyAt(Entries() - 1) ^ MoveTerms(pos_, s, from, to, s);
   DoMove(pos_, m);
   // A fourth occurrence ends the game before anything else (perpetual check by the mover
   // was refused above).
@@ -382,15 +384,12 @@ std::vector<Event> Shogi4Game::Apply(Move m) {
   // changes the board.
   int by[kSeats];
   unsigned checked = Checks(pos_, by);
-  Position probe = pos_;
-  probe.to_move = static_cast<int8_t>(PickNext(pos_.alive, checked, s));
-  // The last entry is the position before the move; a move touches two squares at most.
-  const uint64_t key = KeyAfter(before, KeyAt(Entries() - 1), probe,
-                                IsDrop(m) ? -1 : static_cast<int>(MoveFrom(m)), MoveTo(m), s);
+  const int next = PickNext(pos_.alive, checked, s);
+  key ^= MoveTerms(pos_, next, from, to, s);
   const bool fourth = triples_ > 0 && Count(key) >= 3;
   bool mated = false;
   if (fourth) {
-    pos_ = probe;
+    pos_.to_move = static_cast<int8_t>(next);
   } else {
     Resolve(
         pos_,
@@ -403,8 +402,8 @@ std::vector<Event> Shogi4Game::Apply(Move m) {
           mated = true;
           AddMate(events, seat, mater, pos_.rules.ownerless ? -1 : mater, passed);
         },
-        probe.to_move);  // the same board: the same pick
-    if (mated) {         // positions before a mate can never recur
+        next);    // the same board: the same pick
+    if (mated) {  // positions before a mate can never recur
       history_.clear();
       triples_ = 0;
       checked = Checks(pos_, by);

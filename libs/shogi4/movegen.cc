@@ -1,9 +1,22 @@
 #include "libs/shogi4/movegen.h"
 
+#include <cstring>
+
 #include "libs/shogi4/tables.h"
 
 namespace tablero::shogi4 {
 namespace {
+
+// Would the pawn `s` dropped on `to` (already on `board`, pos's board otherwise) leave
+// `king_owner` without a legal move? The whole position is copied only here (rare).
+[[gnu::noinline]] bool PawnDropMates(const Position& pos, const Cell* board, int s, int to,
+                                     int king_owner) {
+  Position w = pos;
+  std::memcpy(w.board, board, sizeof w.board);
+  --w.hand[s][HandIndex(kPawn)];
+  w.pieces[s] |= SquareBit(to);
+  return !HasLegalMove(w, king_owner, false);
+}
 
 // Calls sink(move) for each legal move of `s`; stops early (returning true) as soon as
 // sink returns true. `only` (0: every move) limits the search to the moves that could be
@@ -12,7 +25,10 @@ namespace {
 template <class Sink>
 bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, int check, Sink&& sink) {
   const Tables& t = Tab();
-  Position w = pos;  // working copy: squares are changed and restored per move
+  // Working copy of the board (not the whole position: fewer bytes to copy): squares are
+  // changed and restored per move.
+  Cell board[kSquares];
+  std::memcpy(board, pos.board, sizeof board);
   const unsigned enemies = pos.Enemies(s);
   const int ksq = pos.king[s];
   const int partner = s ^ 2;
@@ -21,7 +37,7 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, int ch
   const Squares before = pairs ? Attackers(pos.board, pos.king[partner], partner_enemies) : 0;
   // Pairs: refused if the partner's king gains an attacker (or the moved piece attacks it).
   auto new_check = [&](int to) {
-    Squares after = Attackers(w.board, w.king[partner], partner_enemies);
+    Squares after = Attackers(board, pos.king[partner], partner_enemies);
     return (after & ~before) != 0 || (after & SquareBit(to)) != 0;
   };
   auto flipped_ahead = [&](int sq, int facing) {
@@ -59,23 +75,23 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, int ch
     const bool test_king = in_check || type == kKing || (pinned & SquareBit(from)) != 0;
     auto try_to = [&](int to) {
       if (only != 0 && to != MoveTo(only)) return false;
-      const Cell cap = w.board[to];
-      w.board[to] = c;
-      w.board[from] = 0;
+      const Cell cap = board[to];
+      board[to] = c;
+      board[from] = 0;
       bool stop = false;
-      if (!test_king || !Attacked(w.board, type == kKing ? to : ksq, enemies)) {
+      if (!test_king || !Attacked(board, type == kKing ? to : ksq, enemies)) {
         const bool pawn = type == kPawn;
         const bool promo = CanPromote(type) && (t.zone[f][from] || t.zone[f][to]);
         const bool plain =
             !(pawn && (t.last[f][to] || (no_pawn_before_flipped && flipped_ahead(to, f))));
         if (plain && !(pairs && new_check(to))) stop = sink(MakeBoardMove(from, to, false));
         if (!stop && promo) {
-          w.board[to] = MakeCell(kPromoted[type], s, f);
+          board[to] = MakeCell(kPromoted[type], s, f);
           if (!(pairs && new_check(to))) stop = sink(MakeBoardMove(from, to, true));
         }
       }
-      w.board[from] = c;
-      w.board[to] = cap;
+      board[from] = c;
+      board[to] = cap;
       return stop;
     };
     const uint8_t steps = t.steps[type][f];
@@ -121,20 +137,16 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, int ch
         if (t.last[s][to] || ((pawn_lines >> t.line[s][to]) & 1)) continue;
         if (no_pawn_before_flipped && flipped_ahead(to, s)) continue;
       }
-      w.board[to] = c;
-      bool ok = !(in_check && Attacked(w.board, ksq, enemies)) && !(pairs && new_check(to));
+      board[to] = c;
+      bool ok = !(in_check && Attacked(board, ksq, enemies)) && !(pairs && new_check(to));
       if (ok && type == kPawn && pawn_drop_mate) {
         int n = t.next[to][Forward(s)];
-        Cell k = n == kNoSquare ? 0 : w.board[n];
-        if (TypeOf(k) == kKing && OwnerOf(k) != s && w.Alive(OwnerOf(k))) {
-          --w.hand[s][HandIndex(kPawn)];
-          w.pieces[s] |= SquareBit(to);
-          ok = HasLegalMove(w, OwnerOf(k), false);
-          w.pieces[s] &= ~SquareBit(to);
-          ++w.hand[s][HandIndex(kPawn)];
+        Cell k = n == kNoSquare ? 0 : board[n];
+        if (TypeOf(k) == kKing && OwnerOf(k) != s && pos.Alive(OwnerOf(k))) {
+          ok = !PawnDropMates(pos, board, s, to, OwnerOf(k));
         }
       }
-      w.board[to] = 0;
+      board[to] = 0;
       if (ok && sink(MakeDrop(type, to))) return true;
     }
   }

@@ -166,9 +166,12 @@ void MakeMove(Position& pos, Move m) {
       pos, [](const Position& p, int seat) { return HasLegalMove(p, seat); }, [](int, int, int) {});
 }
 
-uint64_t KeyOffBoard(const Position& pos) {
+uint64_t Key(const Position& pos) {
   const Tables& t = Tab();
   uint64_t k = t.alive[pos.alive & 15] ^ t.to_move[pos.to_move & 3];
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (pos.board[sq] != 0) k ^= t.cell[sq][CellIndex(pos.board[sq])];
+  }
   // An empty slot's key is 0: skipping it spares a cache line per slot.
   for (int s = 0; s < kSeats; ++s) {
     for (int i = 0; i < kHandTypes; ++i) {
@@ -178,30 +181,15 @@ uint64_t KeyOffBoard(const Position& pos) {
   return k;
 }
 
-uint64_t Key(const Position& pos) {
+uint64_t MoveTerms(const Position& p, int to_move, int from, int to, int seat) {
   const Tables& t = Tab();
-  uint64_t k = KeyOffBoard(pos);
-  for (int sq = 0; sq < kSquares; ++sq) {
-    if (pos.board[sq] != 0) k ^= t.cell[sq][CellIndex(pos.board[sq])];
+  uint64_t k = t.to_move[to_move & 3];
+  if (from >= 0 && p.board[from] != 0) k ^= t.cell[from][CellIndex(p.board[from])];
+  if (p.board[to] != 0) k ^= t.cell[to][CellIndex(p.board[to])];
+  for (int i = 0; i < kHandTypes; ++i) {  // (an unchanged slot's terms cancel out)
+    const int n = p.hand[seat][i];
+    k ^= t.hand[seat][i][n > 81 ? 81 : n];
   }
-  return k;
-}
-
-uint64_t KeyAfter(const Position& before, uint64_t k, const Position& after, int a, int b,
-                  int seat) {
-  const Tables& t = Tab();
-  for (int sq : {a, b}) {
-    if (sq < 0) continue;
-    if (before.board[sq] != 0) k ^= t.cell[sq][CellIndex(before.board[sq])];
-    if (after.board[sq] != 0) k ^= t.cell[sq][CellIndex(after.board[sq])];
-  }
-  for (int i = 0; i < kHandTypes; ++i) {  // (an unchanged slot's keys cancel out)
-    if (before.hand[seat][i] == after.hand[seat][i]) continue;
-    k ^= t.hand[seat][i][before.hand[seat][i] > 81 ? 81 : before.hand[seat][i]];
-    k ^= t.hand[seat][i][after.hand[seat][i] > 81 ? 81 : after.hand[seat][i]];
-  }
-  k ^= t.alive[before.alive & 15] ^ t.alive[after.alive & 15];
-  k ^= t.to_move[before.to_move & 3] ^ t.to_move[after.to_move & 3];
   return k;
 }
 

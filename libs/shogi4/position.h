@@ -94,14 +94,13 @@ void MakeMove(Position& pos, Move m);
 
 // Zobrist key of the position identity: board, hands, surviving seats, seat to move.
 uint64_t Key(const Position& pos);
-// Key's terms of everything but the board (hands, surviving seats, seat to move): Key(pos)
-// is these XOR each piece's cell key, for a reader that places the pieces itself.
-uint64_t KeyOffBoard(const Position& pos);
-// Key(after) from `before_key` = Key(before), when `after` differs from `before` only on
-// squares `a` and `b` (-1: none), in `seat`'s hand, in the seat to move and the surviving
-// seats: a move, before any mate it causes. The unchanged squares are not visited.
-uint64_t KeyAfter(const Position& before, uint64_t before_key, const Position& after, int a, int b,
-                  int seat);
+// Key's terms of what a move of `seat` from `from` (-1: a drop) to `to` can change in `p`
+// with `to_move` to move: the two squares, `seat`'s hand, the seat to move. XORed with
+// the key before the move (`p` before it, `seat` to move) and again after it (`p` after
+// DoMove, the next seat to move), they give the key after it (before any mate: the
+// surviving seats are the same), without a copy of the position or a visit of the
+// unchanged squares.
+uint64_t MoveTerms(const Position& p, int to_move, int from, int to, int seat);
 
 // Places per seat (1 = first; equal numbers share) for a finished game.
 std::array<int, kSeats> Places(const Position& pos);

@@ -191,9 +191,8 @@ absl::Status CheckSeats(const game::NewGameParams& params) {
 // The binary position of version 2, checked as ParsePosition checks text: every cell a
 // real piece, one king per seat (a mated seat's flipped), no piece of a mated seat but
 // its king, no pawn that could never move, hands and mates as the rules allow.
-// Read into `pos` (as constructed) in place; `board_key`: the pieces' terms of Key(pos).
-absl::Status ReadPosition(game::ByteReader& r, const Rules& rules, Position& pos,
-                          uint64_t* board_key) {
+// Read into `pos` (as constructed) in place, with Key(pos) found on the way (`key`).
+absl::Status ReadPosition(game::ByteReader& r, const Rules& rules, Position& pos, uint64_t* key) {
   pos.rules = rules;
   pos.alive = 0xF;
   uint8_t occupied[11] = {};
@@ -234,7 +233,7 @@ absl::Status ReadPosition(game::ByteReader& r, const Rules& rules, Position& pos
   int kings[kSeats] = {0, 0, 0, 0};
   int total = 0;
   const Tables& t = Tab();
-  uint64_t key = 0;                    // (in the same pass: the pieces' key terms)
+  uint64_t k = 0;                      // (Key's terms in the same passes)
   for (Squares b = marked; b != 0;) {  // (square order)
     const int sq = PopSquare(b);
     const Cell c =
@@ -246,16 +245,16 @@ absl::Status ReadPosition(game::ByteReader& r, const Rules& rules, Position& pos
       return PositionError(absl::StrCat("bad cell on ", SquareName(sq)));
     }
     if (absl::Status s = PlacePiece(pos, sq, type, owner, facing, kings); !s.ok()) return s;
-    key ^= t.cell[sq][CellIndex(c)];
+    k ^= t.cell[sq][CellIndex(c)];
     ++total;
   }
-  *board_key = key;
   for (int s = 0; s < kSeats; ++s) {
     if (kings[s] != 1) return PositionError(absl::StrCat("seat ", s, " needs exactly one king"));
   }
   if (to_move >= kSeats) return PositionError("the seat to move must be 0-3");
   pos.to_move = static_cast<int8_t>(to_move);
   if (!pos.Alive(pos.to_move)) return PositionError("the seat to move has been mated");
+  k ^= t.alive[pos.alive] ^ t.to_move[to_move];
   for (int s = 0; s < kSeats; ++s) {
     for (int i = 0; i < kHandTypes; ++i) {
       const int n = hand[s][i];
@@ -263,12 +262,14 @@ absl::Status ReadPosition(game::ByteReader& r, const Rules& rules, Position& pos
       if (n > 81) return PositionError("bad hand count");
       if (!pos.Alive(s)) return PositionError("a mated seat has an empty hand");
       pos.hand[s][i] = static_cast<uint8_t>(n);
+      k ^= t.hand[s][i][n];
       total += n;
     }
   }
   if (total > 120) return PositionError("more than 120 pieces");
   if (ply > 1000000000u) return PositionError("bad ply count");
   pos.ply = static_cast<uint32_t>(ply);
+  *key = k;
   return SetEnding(pos);
 }
 
@@ -519,7 +520,7 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
                                                                absl::string_view payload) {
   game::ByteReader r(payload);
   std::unique_ptr<Shogi4Game> g;
-  uint64_t board_key = 0;  // version 2: the pieces' terms of the key, found while reading
+  uint64_t key = 0;  // Key(g->pos_)
   if (version == kVersion) {
     const uint8_t flags = r.U8();
     const uint64_t move_limit = r.Varint();
@@ -530,7 +531,7 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
     // The position is read into the game in place.
     g.reset(
         new Shogi4Game(set->options, Empty{}, flags & (kFlagShowLegalMoves | kFlagRotateFirst)));
-    if (absl::Status s = ReadPosition(r, set->rules, g->pos_, &board_key); !s.ok()) return s;
+    if (absl::Status s = ReadPosition(r, set->rules, g->pos_, &key); !s.ok()) return s;
   } else if (version == kVersionText) {
     std::shared_ptr<const game::Options> options;
     absl::StatusOr<Position> pos;
@@ -538,6 +539,7 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
     const uint8_t room_flags = RoomFlags(*options);
     g.reset(new Shogi4Game(std::move(options), Empty{}, room_flags));
     g->pos_ = *pos;
+    key = Key(g->pos_);
   } else {
     return StateError(absl::StrCat("unknown version ", version));
   }
@@ -577,7 +579,6 @@ absl::StatusOr<std::unique_ptr<Shogi4Game>> Shogi4Game::Decode(uint8_t version,
   if (!r.ok() || !r.done()) return StateError("truncated or trailing bytes");
   // The recorded ending must be the one the position implies (a fourth occurrence is the
   // only ending the position alone cannot show).
-  const uint64_t key = version == kVersion ? board_key ^ KeyOffBoard(pos) : Key(pos);
   if (g->KeyAt(n_history - 1) != key) return StateError("history does not end at the position");
   if (over == static_cast<uint8_t>(EndReason::kFourthOccurrence)) {
     // (The move limit may have been reached by the same move.)
