@@ -320,8 +320,10 @@ unsigned Checks(const Position& pos, int by[kSeats]) {
   unsigned checked = 0;
   for (int seat = 0; seat < kSeats; ++seat) {
     if (!pos.Alive(seat)) continue;
+    // Attacked first: most kings are not, and its code is hot already (the move search
+    // and the decode use it), Attackers' only once some king is in check.
+    if (!Attacked(pos.board, pos.king[seat], pos.Enemies(seat))) continue;
     Squares a = Attackers(pos.board, pos.king[seat], pos.Enemies(seat));
-    if (a == 0) continue;
     checked |= 1u << seat;
     by[seat] = OwnerOf(pos.board[PopSquare(a)]);
   }
