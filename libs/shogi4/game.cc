@@ -378,7 +378,12 @@ std::vector<Event> Shogi4Game::Apply(Move m) {
 
   // The key after the move from the last entry's, the position before it.
   const int from = IsDrop(m) ? -1 : static_cast<int>(MoveFrom(m)), to = MoveTo(m);
-  uint64_t key = KeyAt(Entries() - 1) ^ MoveTerms(pos_, s, from, to, s);
+  // The hand slot it changes: a drop's, or a capture's (kings are never captured).
+  const Cell captured = IsDrop(m) ? 0 : pos_.board[to];
+  const int slot = IsDrop(m)       ? HandIndex(DropType(m))
+                   : captured != 0 ? HandIndex(kUnpromoted[TypeOf(captured)])
+                                   : -1;
+  uint64_t key = KeyAt(Entries() - 1) ^ MoveTerms(pos_, s, from, to, s, slot);
   DoMove(pos_, m);
   // A fourth occurrence ends the game before anything else (perpetual check by the mover
   // was refused above).
@@ -387,7 +392,7 @@ std::vector<Event> Shogi4Game::Apply(Move m) {
   int by[kSeats];
   unsigned checked = Checks(pos_, by);
   const int next = PickNext(pos_.alive, checked, s);
-  key ^= MoveTerms(pos_, next, from, to, s);
+  key ^= MoveTerms(pos_, next, from, to, s, slot);
   const bool fourth = triples_ > 0 && Count(key) >= 3;
   bool mated = false;
   if (fourth) {

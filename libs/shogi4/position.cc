@@ -181,14 +181,14 @@ uint64_t Key(const Position& pos) {
   return k;
 }
 
-uint64_t MoveTerms(const Position& p, int to_move, int from, int to, int seat) {
+uint64_t MoveTerms(const Position& p, int to_move, int from, int to, int seat, int slot) {
   const Tables& t = Tab();
   uint64_t k = t.to_move[to_move & 3];
   if (from >= 0 && p.board[from] != 0) k ^= t.cell[from][CellIndex(p.board[from])];
   if (p.board[to] != 0) k ^= t.cell[to][CellIndex(p.board[to])];
-  for (int i = 0; i < kHandTypes; ++i) {  // (an unchanged slot's terms cancel out)
-    const int n = p.hand[seat][i];
-    k ^= t.hand[seat][i][n > 81 ? 81 : n];
+  if (slot >= 0 && slot < kHandTypes) {  // (only the slot that changes: a cache line)
+    const int n = p.hand[seat][slot];
+    k ^= t.hand[seat][slot][n > 81 ? 81 : n];
   }
   return k;
 }

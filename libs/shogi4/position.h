@@ -95,12 +95,13 @@ void MakeMove(Position& pos, Move m);
 // Zobrist key of the position identity: board, hands, surviving seats, seat to move.
 uint64_t Key(const Position& pos);
 // Key's terms of what a move of `seat` from `from` (-1: a drop) to `to` can change in `p`
-// with `to_move` to move: the two squares, `seat`'s hand, the seat to move. XORed with
+// with `to_move` to move: the two squares, the slot `slot` (-1: none) of `seat`'s hand (a
+// drop's or a capture's), the seat to move. XORed with
 // the key before the move (`p` before it, `seat` to move) and again after it (`p` after
 // DoMove, the next seat to move), they give the key after it (before any mate: the
 // surviving seats are the same), without a copy of the position or a visit of the
 // unchanged squares.
-uint64_t MoveTerms(const Position& p, int to_move, int from, int to, int seat);
+uint64_t MoveTerms(const Position& p, int to_move, int from, int to, int seat, int slot);
 
 // Places per seat (1 = first; equal numbers share) for a finished game.
 std::array<int, kSeats> Places(const Position& pos);

@@ -351,12 +351,14 @@ HistoryScan ScanHistory(const char* in, size_t n) {
   uint8_t first[kSlots];        // first entry of the slot's key
   uint8_t counts[kMaxEntries];  // by first entry
   if (counting) std::memset(first, kFree, sizeof first);
-  int n_doubles = 0;
+  // (Locals, not scan's fields: the stores through a char pointer could alias them.)
+  int n_doubles = 0, triples = 0;
+  bool bad = false;
   size_t slot = 0;
   for (size_t i = 0; i < n; ++i) {
     const char* e = in + 9 * i;
-    const uint8_t b = static_cast<uint8_t>(e[8]);
-    scan.bad_entry |= (b & 7) > kSeats || (b >> 4) != 0;
+    const unsigned b = static_cast<uint8_t>(e[8]);
+    bad |= ((b & 7) > kSeats) | (b > 15);  // (no mover, or bits above the flag)
     if (!counting) continue;
     const uint64_t key = game::GetU64(e);
     slot = (key * mix) >> 56;
@@ -365,30 +367,30 @@ HistoryScan ScanHistory(const char* in, size_t n) {
       if (probe++ == kMaxProbes) break;
       slot = (slot + 1) % kSlots;
     }
+    if (first[slot] == kFree) {  // (most keys: their first occurrence)
+      first[slot] = static_cast<uint8_t>(i);
+      counts[i] = 1;
+      continue;
+    }
     if (probe > kMaxProbes) {
       counting = false;
       gave_up = true;
       continue;
     }
-    int count;
-    if (first[slot] == kFree) {
-      first[slot] = static_cast<uint8_t>(i);
-      count = counts[i] = 1;
-    } else {
-      count = ++counts[first[slot]];
-    }
+    const int count = ++counts[first[slot]];
     if (count == 2) {
       if (n_doubles < 8) scan.doubles[n_doubles] = key;
       ++n_doubles;
-    }
-    if (count == 3) ++scan.triples;
-    if (count > 4) {
-      counting = false;  // (last_count stays 0)
+    } else if (count == 3) {
+      ++triples;
+    } else if (count > 4) {
+      counting = false;  // (the last count stays 0)
       n_doubles = -1;
-    } else if (i == n - 1) {
-      scan.last_count = count;
     }
   }
+  if (counting && n > 0) scan.last_count = counts[first[slot]];  // (the last entry's slot)
+  scan.bad_entry = bad;
+  scan.triples = triples;
   if (gave_up) {
     CountSorted(in, n, &scan);
   } else if (scan.triples == 0 && n_doubles >= 0 && n_doubles <= 8) {
