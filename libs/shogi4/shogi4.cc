@@ -207,14 +207,21 @@ absl::Status ReadPosition(game::ByteReader& r, const Rules& rules, Position& pos
   const int count = __builtin_popcountll(lo) + __builtin_popcountll(hi & 0x1FFFF);
   // Two bytes a cell, little-endian, in square order; read where they lie.
   const char* cell = r.Bytes(2 * static_cast<size_t>(count)).data();
-  const uint8_t to_move = r.U8();
-  uint8_t hand[kSeats][kHandTypes];
-  for (auto& seat : hand) {
-    for (uint8_t& n : seat) n = r.U8();
+  // The seat to move, the hands and the mate count in one read, then the mates (all 0 once
+  // a read failed: refused as truncated below).
+  uint8_t seats[2 + kSeats * kHandTypes] = {};
+  if (const absl::string_view b = r.Bytes(sizeof seats); r.ok()) {
+    std::memcpy(seats, b.data(), sizeof seats);
   }
-  const uint8_t n_elim = r.U8();
+  const uint8_t to_move = seats[0];
+  uint8_t hand[kSeats][kHandTypes];
+  std::memcpy(hand, seats + 1, sizeof hand);
+  const uint8_t n_elim = seats[1 + sizeof hand];
   uint8_t elim[kSeats] = {};
-  for (int i = 0; i < n_elim && i < kSeats; ++i) elim[i] = r.U8();
+  const size_t n_read = n_elim < kSeats ? n_elim : kSeats;
+  if (const absl::string_view b = r.Bytes(n_read); r.ok() && n_read > 0) {
+    std::memcpy(elim, b.data(), n_read);
+  }
   const uint64_t ply = r.Varint();
   if (!r.ok()) return PositionError("truncated");
   if (occupied[10] >> 1) return PositionError("occupied squares beyond the board");
