@@ -1,0 +1,108 @@
+#include "libs/shogi4/history.h"
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "libs/game/codec.h"
+#include "libs/shogi4/types.h"
+
+namespace tablero::shogi4 {
+namespace {
+
+// The exact counts by sorting the keys, for a history the table below gives up on.
+[[gnu::noinline]] void CountSorted(const char* in, size_t n, HistoryScan* scan) {
+  const uint64_t last = game::GetU64(in + 9 * (n - 1));
+  scan->triples = 0;
+  scan->n_doubles = -1;
+  thread_local std::vector<uint64_t> keys;
+  keys.clear();
+  for (size_t i = 0; i < n; ++i) keys.push_back(game::GetU64(in + 9 * i));
+  std::sort(keys.begin(), keys.end());
+  bool ok = true;
+  for (size_t i = 0, j; i < keys.size() && ok; i = j) {
+    for (j = i + 1; j < keys.size() && keys[j] == keys[i];) ++j;
+    const size_t count = j - i;
+    if (count >= 3) ++scan->triples;
+    if (keys[i] == last) scan->last_count = static_cast<int>(count);
+    ok = count < 4 || (count == 4 && keys[i] == last);
+  }
+  scan->ok = ok;
+  if (keys.capacity() > (1 << 14)) std::vector<uint64_t>().swap(keys);  // a rare huge state
+}
+
+}  // namespace
+
+// Checks every entry's flag byte and counts the repetitions (see Decode), in one pass: an
+// open-addressed table on the stack holding each key's first entry (so 256 bytes, the
+// keys read where they lie), the slot from the key's bits mixed by a multiplier drawn at
+// start-up (a client cannot aim its keys at one slot). A long history, or a long run of
+// collisions, goes to CountSorted.
+//
+// Its answers are the ones the table gave when it held keys (before 2026-12-02): a count
+// over four stops the counting (the counts so far stand, the last count stays 0) and the
+// table refuses nothing itself (the refusal it computed was dropped); only CountSorted
+// refuses. Same slots, same probing, same give-up point as then.
+HistoryScan ScanHistory(const char* in, size_t n) {
+  static const uint64_t mix = [] {
+    std::random_device rd;
+    return (static_cast<uint64_t>(rd()) << 32 | rd()) | 1;
+  }();
+  constexpr size_t kSlots = 256, kMaxEntries = kSlots * 3 / 4;
+  constexpr int kMaxProbes = 16;
+  constexpr uint8_t kFree = 0xFF;
+  HistoryScan scan;
+  bool counting = n <= kMaxEntries, gave_up = !counting;
+  uint8_t first[kSlots];        // first entry of the slot's key
+  uint8_t counts[kMaxEntries];  // by first entry
+  if (counting) std::memset(first, kFree, sizeof first);
+  // (Locals, not scan's fields: the stores through a char pointer could alias them.)
+  int n_doubles = 0, triples = 0;
+  bool bad = false;
+  size_t slot = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const char* e = in + 9 * i;
+    const unsigned b = static_cast<uint8_t>(e[8]);
+    bad |= ((b & 7) > kSeats) | (b > 15);  // (no mover, or bits above the flag)
+    if (!counting) continue;
+    const uint64_t key = game::GetU64(e);
+    slot = (key * mix) >> 56;
+    int probe = 0;
+    while (first[slot] != kFree && game::GetU64(in + 9 * first[slot]) != key) {
+      if (probe++ == kMaxProbes) break;
+      slot = (slot + 1) % kSlots;
+    }
+    if (first[slot] == kFree) {  // (most keys: their first occurrence)
+      first[slot] = static_cast<uint8_t>(i);
+      counts[i] = 1;
+      continue;
+    }
+    if (probe > kMaxProbes) {
+      counting = false;
+      gave_up = true;
+      continue;
+    }
+    const int count = ++counts[first[slot]];
+    if (count == 2) {
+      if (n_doubles < 8) scan.doubles[n_doubles] = key;
+      ++n_doubles;
+    } else if (count == 3) {
+      ++triples;
+    } else if (count > 4) {
+      counting = false;  // (the last count stays 0)
+      n_doubles = -1;
+    }
+  }
+  if (counting && n > 0) scan.last_count = counts[first[slot]];  // (the last entry's slot)
+  scan.bad_entry = bad;
+  scan.triples = triples;
+  if (gave_up) {
+    CountSorted(in, n, &scan);
+  } else if (scan.triples == 0 && n_doubles >= 0 && n_doubles <= 8) {
+    scan.n_doubles = n_doubles;
+  }
+  return scan;
+}
+
+}  // namespace tablero::shogi4
