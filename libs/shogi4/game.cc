@@ -478,7 +478,7 @@ void Shogi4Game::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* p
   for (int s = 0; s < kSeats; ++s) {
     for (int type : kOrder) {
       if (pos_.hand[s][HandIndex(type)] != 0) {
-        v.hands[s].emplace_back(PieceName(type), pos_.hand[s][HandIndex(type)]);
+        v.hands[s].emplace_back(PieceNameView(type), pos_.hand[s][HandIndex(type)]);
       }
     }
   }

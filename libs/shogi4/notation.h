@@ -9,6 +9,7 @@
 #ifndef TABLERO_LIBS_SHOGI4_NOTATION_H_
 #define TABLERO_LIBS_SHOGI4_NOTATION_H_
 
+#include <array>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -61,11 +62,24 @@ absl::Status SetEnding(Position& pos);
 // that could never move.
 // Inline (a decode places every piece), with the refusal's text out of line.
 absl::Status PlaceError(const Position& pos, int sq, int type, int owner);
+// Tables::last as one set of squares per facing (one cache line for all four, where a
+// decode's pawns read up to six of Tables::last).
+inline constexpr auto kLastRank = [] {
+  std::array<Squares, 4> last{};
+  for (int sq = 0; sq < kSquares; ++sq) {
+    const int r = RankOf(sq), c = ColOf(sq);
+    if (r == 0) last[0] |= SquareBit(sq);
+    if (c == 8) last[1] |= SquareBit(sq);
+    if (r == 8) last[2] |= SquareBit(sq);
+    if (c == 0) last[3] |= SquareBit(sq);
+  }
+  return last;
+}();
 inline absl::Status PlacePiece(Position& pos, int sq, int type, int owner, int facing,
                                int kings[kSeats]) {
   const bool refused =
       type == kKing ? owner == kOwnerless : owner != kOwnerless && !pos.Alive(owner);
-  if (refused || (type == kPawn && Tab().last[facing][sq])) {
+  if (refused || (type == kPawn && ((kLastRank[facing] >> sq) & 1) != 0)) {
     return PlaceError(pos, sq, type, owner);
   }
   if (type == kKing) {

@@ -200,8 +200,8 @@ absl::Status ReadPosition(game::ByteReader& r, const Rules& rules, Position& pos
     std::memcpy(occupied, b.data(), sizeof occupied);
   }
   // The squares of the board marked occupied (bits beyond it are refused below).
-  uint64_t lo = 0, hi = 0;
-  for (int i = 0; i < 8; ++i) lo |= static_cast<uint64_t>(occupied[i]) << (8 * i);
+  const uint64_t lo = game::GetU64(reinterpret_cast<const char*>(occupied));
+  uint64_t hi = 0;
   for (int i = 8; i < 11; ++i) hi |= static_cast<uint64_t>(occupied[i]) << (8 * (i - 8));
   const Squares marked = (static_cast<Squares>(hi) << 64 | lo) & kAllSquares;
   const int count = __builtin_popcountll(lo) + __builtin_popcountll(hi & 0x1FFFF);
@@ -363,15 +363,17 @@ std::string Shogi4Game::Encode() const {
                            (rules.pawn_before_flipped ? kFlagPawnRule : 0) | room_flags_);
   p = PutVarint(p, rules.move_limit);
   // The board: an occupancy bitmap (81 bits in 11 bytes), then each piece's cell.
-  char* occupied = p;
-  std::memset(occupied, 0, 11);
-  p += 11;
   Squares all = 0;
   for (Squares b : pos_.pieces) all |= b;
+  game::PutU64(p, static_cast<uint64_t>(all));  // (the bitmap is the set's low 81 bits)
+  const uint64_t hi = static_cast<uint64_t>(all >> 64);
+  p[8] = static_cast<char>(hi & 0xFF);
+  p[9] = static_cast<char>(hi >> 8 & 0xFF);
+  p[10] = static_cast<char>(hi >> 16 & 0xFF);
+  p += 11;
   while (all != 0) {  // (square order)
     const int sq = PopSquare(all);
     const Cell c = pos_.board[sq];
-    occupied[sq >> 3] = static_cast<char>(occupied[sq >> 3] | 1 << (sq & 7));
     *p++ = static_cast<char>(c & 0xFF);
     *p++ = static_cast<char>(c >> 8);
   }
