@@ -32,23 +32,71 @@ namespace {
   if (keys.capacity() > (1 << 14)) std::vector<uint64_t>().swap(keys);  // a rare huge state
 }
 
+// The table's multiplier, drawn at start-up (a client cannot aim its keys at one slot).
+uint64_t Mix() {
+  static const uint64_t mix = [] {
+    std::random_device rd;
+    return (static_cast<uint64_t>(rd()) << 32 | rd()) | 1;
+  }();
+  return mix;
+}
+
+// CountSorted's answers for a history too long for ScanHistory's table (up to 1024
+// entries), from a table sized to it: 16-bit first entries, under 3/4 full. A long run of
+// collisions goes to CountSorted after all.
+[[gnu::noinline]] void CountLong(const char* in, size_t n, HistoryScan* scan) {
+  constexpr size_t kMaxEntries = 1024;
+  constexpr int kMaxProbes = 32;
+  constexpr uint16_t kFree = 0xFFFF;
+  if (n > kMaxEntries) return CountSorted(in, n, scan);
+  int bits = 9;
+  while ((size_t{1} << bits) * 3 / 4 < n) ++bits;
+  const size_t mask = (size_t{1} << bits) - 1;
+  uint16_t first[kMaxEntries * 2];  // first entry of the slot's key
+  uint8_t counts[kMaxEntries];      // by first entry (the counting stops at five)
+  std::memset(first, 0xFF, sizeof first[0] << bits);
+  const uint64_t mix = Mix(), last = game::GetU64(in + 9 * (n - 1));
+  int triples = 0, count = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t key = game::GetU64(in + 9 * i);
+    size_t slot = (key * mix) >> (64 - bits);
+    for (int probe = 0; first[slot] != kFree && game::GetU64(in + 9 * first[slot]) != key;) {
+      if (probe++ == kMaxProbes) return CountSorted(in, n, scan);
+      slot = (slot + 1) & mask;
+    }
+    if (first[slot] == kFree) {
+      first[slot] = static_cast<uint16_t>(i);
+      count = counts[i] = 1;
+      continue;
+    }
+    count = ++counts[first[slot]];
+    if (count == 3) ++triples;
+    // Refused as CountSorted refuses: over four, or four of a key the history does not
+    // end at (its count only grows).
+    if (count > 4 || (count == 4 && key != last)) {
+      scan->ok = false;
+      return;
+    }
+  }
+  scan->triples = triples;
+  scan->last_count = count;  // (the last entry's)
+  scan->n_doubles = -1;
+}
+
 }  // namespace
 
 // Checks every entry's flag byte and counts the repetitions (see Decode), in one pass: an
 // open-addressed table on the stack holding each key's first entry (so 256 bytes, the
 // keys read where they lie), the slot from the key's bits mixed by a multiplier drawn at
-// start-up (a client cannot aim its keys at one slot). A long history, or a long run of
-// collisions, goes to CountSorted.
+// start-up (a client cannot aim its keys at one slot). A long history goes to CountLong,
+// a long run of collisions to CountSorted.
 //
 // Its answers are the ones the table gave when it held keys (before 2026-12-02): a count
 // over four stops the counting (the counts so far stand, the last count stays 0) and the
 // table refuses nothing itself (the refusal it computed was dropped); only CountSorted
 // refuses. Same slots, same probing, same give-up point as then.
 HistoryScan ScanHistory(const char* in, size_t n) {
-  static const uint64_t mix = [] {
-    std::random_device rd;
-    return (static_cast<uint64_t>(rd()) << 32 | rd()) | 1;
-  }();
+  const uint64_t mix = Mix();
   constexpr size_t kSlots = 256, kMaxEntries = kSlots * 3 / 4;
   constexpr int kMaxProbes = 16;
   constexpr uint8_t kFree = 0xFF;
@@ -98,7 +146,11 @@ HistoryScan ScanHistory(const char* in, size_t n) {
   scan.bad_entry = bad;
   scan.triples = triples;
   if (gave_up) {
-    CountSorted(in, n, &scan);
+    if (n > kMaxEntries) {
+      CountLong(in, n, &scan);
+    } else {
+      CountSorted(in, n, &scan);
+    }
   } else if (scan.triples == 0 && n_doubles >= 0 && n_doubles <= 8) {
     scan.n_doubles = n_doubles;
   }
