@@ -89,19 +89,19 @@ uint64_t Mix() {
 // open-addressed table on the stack holding each key's first entry (so 256 bytes, the
 // keys read where they lie), the slot from the key's bits mixed by a multiplier drawn at
 // start-up (a client cannot aim its keys at one slot). A long history goes to CountLong,
-// a long run of collisions to CountSorted.
-//
-// Its answers are the ones the table gave when it held keys (before 2026-12-02): a count
-// over four stops the counting (the counts so far stand, the last count stays 0) and the
-// table refuses nothing itself (the refusal it computed was dropped); only CountSorted
-// refuses. Same slots, same probing, same give-up point as then.
+// a long run of collisions to CountSorted. All three refuse the same histories: a key
+// seen over four times, or four times when it is not the key the history ends at (the
+// fourth occurrence ends the game). Until 2026-12-02 this table refused nothing itself,
+// so whether such a state was refused hung on the multiplier: one replica could accept a
+// state another refused.
 HistoryScan ScanHistory(const char* in, size_t n) {
   const uint64_t mix = Mix();
   constexpr size_t kSlots = 256, kMaxEntries = kSlots * 3 / 4;
   constexpr int kMaxProbes = 16;
   constexpr uint8_t kFree = 0xFF;
   HistoryScan scan;
-  bool counting = n <= kMaxEntries, gave_up = !counting;
+  bool counting = n <= kMaxEntries, gave_up = !counting, impossible = false;
+  const uint64_t last = n > 0 ? game::GetU64(in + 9 * (n - 1)) : 0;
   uint8_t first[kSlots];        // first entry of the slot's key
   uint8_t counts[kMaxEntries];  // by first entry
   if (counting) std::memset(first, kFree, sizeof first);
@@ -137,15 +137,17 @@ HistoryScan ScanHistory(const char* in, size_t n) {
       ++n_doubles;
     } else if (count == 3) {
       ++triples;
-    } else if (count > 4) {
-      counting = false;  // (the last count stays 0)
-      n_doubles = -1;
+    } else if (count > 4 || (count == 4 && key != last)) {
+      impossible = true;  // (the flags are still checked: that error comes first)
+      counting = false;
     }
   }
   if (counting && n > 0) scan.last_count = counts[first[slot]];  // (the last entry's slot)
   scan.bad_entry = bad;
   scan.triples = triples;
-  if (gave_up) {
+  if (impossible) {
+    scan.ok = false;
+  } else if (gave_up) {
     if (n > kMaxEntries) {
       CountLong(in, n, &scan);
     } else {
