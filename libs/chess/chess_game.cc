@@ -96,48 +96,21 @@ absl::StatusOr<std::vector<game::Move>> ChessGame::LegalMovesFrom(absl::string_v
   return out;
 }
 
-namespace {
-
-// The legal moves of the position this thread's last Decode left its game in: the rules
-// service parses a move in that game next, so the two share one generation.
-struct Decoded {
-  Position pos;
-  MoveList legal;
-};
-
-Decoded& ThreadDecoded() {
-  thread_local Decoded decoded;
-  return decoded;
-}
-
-}  // namespace
-
-const MoveList& ChessGame::RememberLegal(const Position& pos) {
-  Decoded& d = ThreadDecoded();
-  d.pos = pos;
-  d.legal.size = GenerateLegal(pos, d.legal.moves);
-  return d.legal;
-}
-
 absl::StatusOr<game::Move> ChessGame::ParseMove(absl::string_view text) const {
   if (result_.over) return GameOver();
-  const Decoded& decoded = ThreadDecoded();
-  const bool known = decoded.pos == pos_;
-  MoveList scratch;
-  if (!known) scratch.size = GenerateLegal(pos_, scratch.moves);
-  const MoveList& legal = known ? decoded.legal : scratch;
-  auto m = ParseMoveText(pos_, legal, text);
+  // Only the legal moves to the text's square: the parse and the SAN look at no others.
+  MoveList to;
+  auto m = ParseMoveText(pos_, text, &to);
   if (!m.ok()) return m.status();
-  // The moves after m: for its SAN's check suffix and, in Play, the endings.
+  // What the position after m needs: the SAN's check suffix and, in Play, the endings.
   Position next = pos_;
   next.DoMove(*m);
-  const MoveList after(next);
   Parsed& p = parsed_.emplace();
   p.m = *m;
-  p.key = RepetitionKey(next, after);
+  p.key = RepetitionKey(next);
   p.check = next.InCheck();
-  p.stuck = after.size == 0;
-  ToGameMove(pos_, *m, ToSan(pos_, *m, legal, !p.check ? 0 : p.stuck ? '#' : '+'), &p.move);
+  p.stuck = !HasLegalMove(next);
+  ToGameMove(pos_, *m, ToSan(pos_, *m, to, !p.check ? 0 : p.stuck ? '#' : '+'), &p.move);
   return p.move;
 }
 
@@ -202,10 +175,9 @@ void ChessGame::ApplyMove(Move m, std::vector<Event>* events, Parsed* parsed) {
     stuck = parsed->stuck;
     last_ = std::move(parsed->move);  // View answers the move as ParseMove did
   } else {
-    const MoveList legal(pos_);
-    keys_.push_back(RepetitionKey(pos_, legal));
+    keys_.push_back(RepetitionKey(pos_));
     check = pos_.InCheck();
-    stuck = legal.size == 0;
+    stuck = !HasLegalMove(pos_);
     last_.reset();
   }
   parsed_.reset();

@@ -80,9 +80,6 @@ class ChessGame final : public game::Game {
     bool stuck = false;  // no legal move after m
   };
   absl::Status RestoreEnding(Ending ending, int seat, int draw_offer);
-  // The legal moves of `pos`, generated into this thread's memory of the decoded position
-  // (valid until its next Decode), where ParseMove looks first.
-  static const MoveList& RememberLegal(const Position& pos);
   // Fills in `g` (a default game::Move): m of the side to move in `pos`, with `san`.
   void ToGameMove(const Position& pos, Move m, std::string san, game::Move* g) const;
   // Why Play refuses `move` when the game is over or it is the other seat's turn.

@@ -65,11 +65,8 @@ const game::Options* OptionsOf(uint8_t flags) {
   return flags < 16 && !(*table)[flags].empty() ? &(*table)[flags] : nullptr;
 }
 
-bool IsLegal(const Position& pos, Move m) {
-  for (Move legal : MoveList(pos))
-    if (legal == m) return true;
-  return false;
-}
+// Only the legal moves to m's square are generated: m is legal if it is among them.
+bool IsLegal(const Position& pos, Move m) { return MoveList(pos, m.to()).contains(m); }
 
 // The standard start position, packed and as Unpack makes it: nearly every game starts
 // there, and comparing its bytes costs far less than packing or unpacking them.
@@ -240,9 +237,9 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   if (ending > uint8_t(ChessGame::Ending::kClaimed)) return Bad("bad ending");
   if (offer && ending) return Bad("a pending draw offer in a finished game");
   g->history_checked_ = n == 0;
-  const MoveList& legal = ChessGame::RememberLegal(g->pos_);
-  g->keys_.back() = RepetitionKey(g->pos_, legal);
-  g->Evaluate(legal.size == 0, nullptr);  // automatic endings follow from the position and keys
+  g->keys_.back() = RepetitionKey(g->pos_);
+  // Automatic endings follow from the position and keys.
+  g->Evaluate(!HasLegalMove(g->pos_), nullptr);
   if (absl::Status s = g->RestoreEnding(ChessGame::Ending(ending), seat, int(offer) - 1); !s.ok())
     return s;
   return g;

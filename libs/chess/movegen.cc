@@ -203,10 +203,192 @@ int CountLegal(const Position& pos) {
                                       : Generate<kBlack, true>(pos, nullptr);
 }
 
+// The partial generators below serve the rules service, which decides one move's legality
+// and whether a position has any move on every request. They are written for either
+// colour at run time, not per colour as Generate is: one copy of their code, so the second
+// call of a request finds it in the instruction cache. Each tests exactly the conditions
+// Generate writes its moves under (movegen_to_test compares them on whole move trees).
+
+namespace {
+
+// Generate's setup: what pins and checks allow.
+struct Constraints {
+  Color us_color;
+  Bitboard us, them, occ;
+  Square ksq;
+  Bitboard their_rq, their_bq;
+  Bitboard checkers;
+};
+
+inline Constraints ConstraintsOf(const Position& pos) {
+  Constraints c;
+  c.us_color = pos.side_to_move();
+  const Color them = ~c.us_color;
+  c.us = pos.pieces(c.us_color);
+  c.them = pos.pieces(them);
+  c.occ = c.us | c.them;
+  c.ksq = pos.king_square(c.us_color);
+  c.their_rq = pos.pieces(them, kRook, kQueen);
+  c.their_bq = pos.pieces(them, kBishop, kQueen);
+  c.checkers = (KnightAttacks(c.ksq) & pos.pieces(them, kKnight)) |
+               (PawnAttacks(c.us_color, c.ksq) & pos.pieces(them, kPawn)) |
+               (RookAttacks(c.ksq, c.occ) & c.their_rq) |
+               (BishopAttacks(c.ksq, c.occ) & c.their_bq);
+  return c;
+}
+
+// Our single blockers between the king and an enemy slider.
+inline Bitboard PinnedOf(const Constraints& c) {
+  Bitboard pinned = 0;
+  Bitboard snipers =
+      (RookAttacks(c.ksq, c.them) & c.their_rq) | (BishopAttacks(c.ksq, c.them) & c.their_bq);
+  while (snipers) {
+    const Bitboard b = Between(c.ksq, PopLsb(snipers)) & c.occ;
+    if (b && !MoreThanOne(b)) pinned |= b & c.us;
+  }
+  return pinned;
+}
+
+// Whether `s` is attacked once our king has left its square (Generate's `attacked`).
+inline bool KingStepAttacked(const Position& pos, const Constraints& c, Square s) {
+  const Color them = ~c.us_color;
+  const Bitboard occ_no_king = c.occ ^ Bit(c.ksq);
+  return (PawnAttacks(c.us_color, s) & pos.pieces(them, kPawn)) ||
+         (KnightAttacks(s) & pos.pieces(them, kKnight)) ||
+         (KingAttacks(s) & Bit(pos.king_square(them))) ||
+         (BishopAttacks(s, occ_no_king) & c.their_bq) || (RookAttacks(s, occ_no_king) & c.their_rq);
+}
+
+inline Bitboard Forward(Color c, Bitboard b) { return c == kWhite ? b << 8 : b >> 8; }
+inline Bitboard Backward(Color c, Bitboard b) { return c == kWhite ? b >> 8 : b << 8; }
+
+}  // namespace
+
+int GenerateLegalTo(const Position& pos, Square to, Move* out) {
+  const Constraints c = ConstraintsOf(pos);
+  const Color us = c.us_color;
+  const bool white = us == kWhite;
+  const Bitboard target = Bit(to);
+  Move* const start = out;
+  if ((KingAttacks(c.ksq) & ~c.us & target) && !KingStepAttacked(pos, c, to))
+    *out++ = Move::Make(c.ksq, to);
+  if (MoreThanOne(c.checkers)) return int(out - start);  // double check: the king alone
+  const Bitboard mask =
+      (c.checkers ? Between(c.ksq, Lsb(c.checkers)) | c.checkers : ~c.us) & target;
+  if (mask) {
+    const Bitboard pinned = PinnedOf(c);
+    const Bitboard empty = ~c.occ;
+    const Bitboard pawns = pos.pieces(us, kPawn);
+    // Pawns: a push (single, or double from the start rank over an empty square) to an
+    // empty `to`, a capture of an enemy on it; a pinned one only along its pin.
+    Bitboard from = 0;
+    if (target & empty) {
+      const Bitboard one = Backward(us, target);
+      if (one & pawns) {
+        from = one;
+      } else if (one & empty & (white ? Rank(2) : Rank(5))) {
+        from = Backward(us, one) & pawns;
+      }
+    } else if (target & c.them) {
+      from = PawnAttacks(~us, to) & pawns;
+    }
+    const bool promotes = target & (white ? Rank(7) : Rank(0));
+    while (from) {
+      const Square s = PopLsb(from);
+      if ((pinned & Bit(s)) && !(Line(c.ksq, s) & target)) continue;
+      if (promotes) {
+        for (PieceType p : {kQueen, kRook, kBishop, kKnight})
+          *out++ = Move::Make(s, to, Move::kPromotion, p);
+      } else {
+        *out++ = Move::Make(s, to);
+      }
+    }
+    for (Bitboard b = KnightAttacks(to) & pos.pieces(us, kKnight) & ~pinned; b;)
+      *out++ = Move::Make(PopLsb(b), to);
+    // A slider on s attacks `to` exactly when one on `to` would attack s.
+    Bitboard sliders = (BishopAttacks(to, c.occ) & pos.pieces(us, kBishop, kQueen)) |
+                       (RookAttacks(to, c.occ) & pos.pieces(us, kRook, kQueen));
+    while (sliders) {
+      const Square s = PopLsb(sliders);
+      if (!(pinned & Bit(s)) || (Line(c.ksq, s) & target)) *out++ = Move::Make(s, to);
+    }
+  }
+  if (to == pos.ep_square()) {  // tested on the king after the capture, as Generate does
+    const Square captured = to - (white ? 8 : -8);
+    for (Bitboard b = PawnAttacks(~us, to) & pos.pieces(us, kPawn); b;) {
+      const Square s = PopLsb(b);
+      const Bitboard o = (c.occ ^ Bit(s) ^ Bit(captured)) | target;
+      const Bitboard attackers = (RookAttacks(c.ksq, o) & c.their_rq) |
+                                 (BishopAttacks(c.ksq, o) & c.their_bq) |
+                                 (KnightAttacks(c.ksq) & pos.pieces(~us, kKnight)) |
+                                 (PawnAttacks(us, c.ksq) & pos.pieces(~us, kPawn) & ~Bit(captured));
+      if (!attackers) *out++ = Move::Make(s, to, Move::kEnPassant);
+    }
+  }
+  const Square home = white ? 4 : 60;
+  if (!c.checkers && c.ksq == home) {
+    if (to == home + 2 && (pos.castling() & (white ? kWhiteOO : kBlackOO)) &&
+        !(c.occ & (Bit(home + 1) | Bit(home + 2))) && !KingStepAttacked(pos, c, home + 1) &&
+        !KingStepAttacked(pos, c, home + 2))
+      *out++ = Move::Make(c.ksq, to, Move::kCastling);
+    if (to == home - 2 && (pos.castling() & (white ? kWhiteOOO : kBlackOOO)) &&
+        !(c.occ & (Bit(home - 1) | Bit(home - 2) | Bit(home - 3))) &&
+        !KingStepAttacked(pos, c, home - 1) && !KingStepAttacked(pos, c, home - 2))
+      *out++ = Move::Make(c.ksq, to, Move::kCastling);
+  }
+  return int(out - start);
+}
+
+bool HasLegalMove(const Position& pos) {
+  const Constraints c = ConstraintsOf(pos);
+  const Color us = c.us_color;
+  const bool white = us == kWhite;
+  // Generate's sections in another order: the cheap set-wise pawn moves first, the king's
+  // (every attacker type looked up per square) last.
+  if (!MoreThanOne(c.checkers)) {
+    const Bitboard mask = c.checkers ? Between(c.ksq, Lsb(c.checkers)) | c.checkers : ~c.us;
+    const Bitboard pinned = PinnedOf(c);
+    const Bitboard empty = ~c.occ;
+    const Bitboard pawns = pos.pieces(us, kPawn);
+    const Bitboard free_pawns = pawns & ~pinned;
+    const Bitboard single = Forward(us, free_pawns) & empty;
+    const Bitboard twice = Forward(us, single & (white ? Rank(2) : Rank(5))) & empty;
+    const Bitboard takes =
+        (white ? PawnAttacksSet<kWhite>(free_pawns) : PawnAttacksSet<kBlack>(free_pawns)) & c.them;
+    if ((single | twice | takes) & mask) return true;
+    for (Bitboard b = pos.pieces(us, kKnight) & ~pinned; b;) {
+      if (KnightAttacks(PopLsb(b)) & mask) return true;
+    }
+    for (Bitboard b = pos.pieces(us, kBishop, kQueen); b;) {
+      const Square s = PopLsb(b);
+      if (BishopAttacks(s, c.occ) & mask & (pinned & Bit(s) ? Line(c.ksq, s) : ~Bitboard{0}))
+        return true;
+    }
+    for (Bitboard b = pos.pieces(us, kRook, kQueen); b;) {
+      const Square s = PopLsb(b);
+      if (RookAttacks(s, c.occ) & mask & (pinned & Bit(s) ? Line(c.ksq, s) : ~Bitboard{0}))
+        return true;
+    }
+    for (Bitboard b = pawns & pinned; b;) {
+      const Square s = PopLsb(b);
+      const Bitboard push = Forward(us, Bit(s)) & empty;
+      const Bitboard t = push | (Forward(us, push & (white ? Rank(2) : Rank(5))) & empty) |
+                         (PawnAttacks(us, s) & c.them);
+      if (t & mask & Line(c.ksq, s)) return true;
+    }
+  }
+  for (Bitboard b = KingAttacks(c.ksq) & ~c.us; b;) {
+    if (!KingStepAttacked(pos, c, PopLsb(b))) return true;
+  }
+  // Castling adds nothing: it needs the square beside the king empty and safe, a step the
+  // king has then. En passant is the one move left.
+  return !MoreThanOne(c.checkers) && HasLegalEnPassant(pos);
+}
+
 bool HasLegalEnPassant(const Position& pos) {
   if (pos.ep_square() == kNoSquare) return false;
-  Move moves[kMaxMoves];
-  const int n = GenerateLegal(pos, moves);
+  Move moves[64];  // the moves to one square: at most 16 pieces, 4 promotions each
+  const int n = GenerateLegalTo(pos, pos.ep_square(), moves);
   for (int i = 0; i < n; ++i)
     if (moves[i].kind() == Move::kEnPassant) return true;
   return false;

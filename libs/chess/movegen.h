@@ -16,10 +16,17 @@ namespace tablero::chess {
 int GenerateLegal(const Position& pos, Move* out);
 // Number of legal moves, without writing them.
 int CountLegal(const Position& pos);
+// The legal moves to `to` alone, the same as GenerateLegal's (in another order), without
+// looking at pieces that cannot reach `to`; at most 64.
+int GenerateLegalTo(const Position& pos, Square to, Move* out);
+// GenerateLegal(pos) > 0, stopping at the first move found.
+bool HasLegalMove(const Position& pos);
 
 struct MoveList {
   MoveList() : size(0) {}
   explicit MoveList(const Position& pos) : size(GenerateLegal(pos, moves)) {}
+  // The legal moves to `to` (GenerateLegalTo).
+  MoveList(const Position& pos, Square to) : size(GenerateLegalTo(pos, to, moves)) {}
   const Move* begin() const { return moves; }
   const Move* end() const { return moves + size; }
   bool contains(Move m) const {

@@ -29,7 +29,7 @@ absl::StatusOr<Move> ParseUci(const Position& pos, const MoveList& legal, absl::
 // SAN with disambiguation, capture x, =Q, O-O / O-O-O, and + or # (m must be legal).
 std::string ToSan(const Position& pos, Move m);
 // `suffix`: CheckSuffix(pos, m); `legal` is read only for a piece's move (not a pawn's or
-// the king's).
+// the king's), and only its moves to m.to().
 std::string ToSan(const Position& pos, Move m, const MoveList& legal, char suffix);
 // '#' if m (legal in pos) mates, '+' if it checks, else 0.
 char CheckSuffix(const Position& pos, Move m);
@@ -42,6 +42,9 @@ absl::StatusOr<Move> ParseSan(const Position& pos, const MoveList& legal, absl::
 absl::StatusOr<Move> ParseMoveText(const Position& pos, absl::string_view text);
 absl::StatusOr<Move> ParseMoveText(const Position& pos, const MoveList& legal,
                                    absl::string_view text);
+// The same, generating only the legal moves to the text's destination square, which are
+// left in `to` (enough for ToSan of the move found).
+absl::StatusOr<Move> ParseMoveText(const Position& pos, absl::string_view text, MoveList* to);
 
 // PGN of a game from `start` through `moves` (legal in sequence): the Seven Tag Roster
 // (missing tags get "?" values; Round "-"), SetUp/FEN when `start` is not the standard
