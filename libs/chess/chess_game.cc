@@ -64,14 +64,15 @@ int ChessGame::RepetitionCount() const {
   return n;
 }
 
-void ChessGame::ToGameMove(const Position& pos, Move m, std::string san, game::Move* g) const {
+void ChessGame::ToGameMove(const Position& pos, Move m, absl::string_view san,
+                           game::Move* g) const {
   g->seat = pos.side_to_move();
   g->path.reserve(2);
   g->path.emplace_back(SquareNameView(m.from()));
   g->path.emplace_back(SquareNameView(m.to()));
   if (m.kind() == Move::kPromotion) g->promotion.assign(1, "nbrq"[m.promotion() - kKnight]);
   g->notation = ToUci(m);
-  g->display = std::move(san);
+  g->display.assign(san.data(), san.size());
 }
 
 std::vector<game::Move> ChessGame::LegalMoves() const {
@@ -110,13 +111,30 @@ absl::StatusOr<game::Move> ChessGame::ParseMove(absl::string_view text) const {
   p.key = RepetitionKey(next);
   p.check = next.InCheck();
   p.stuck = !HasLegalMove(next);
-  ToGameMove(pos_, *m, ToSan(pos_, *m, to, !p.check ? 0 : p.stuck ? '#' : '+'), &p.move);
-  return p.move;
+  p.san = ToSan(pos_, *m, to, !p.check ? 0 : p.stuck ? '#' : '+');
+  return Answer(pos_, *m, p.san);
+}
+
+absl::StatusOr<game::Move> ChessGame::Answer(const Position& pos, Move m,
+                                             absl::string_view san) const {
+  // Built in place (one return: no copy or move of the answer).
+  absl::StatusOr<game::Move> out(absl::in_place);
+  ToGameMove(pos, m, san, &*out);
+  return out;
+}
+
+bool ChessGame::Matches(const Parsed& p, const game::Move& move) const {
+  // ToGameMove's fields of p.m, as game::Move::operator== compares them.
+  const bool promotes = p.m.kind() == Move::kPromotion;
+  return move.seat == int(pos_.side_to_move()) && move.path.size() == 2 &&
+         move.path[0] == SquareNameView(p.m.from()) && move.path[1] == SquareNameView(p.m.to()) &&
+         move.drop.empty() && move.promotion.size() == size_t(promotes) &&
+         (!promotes || move.promotion[0] == "nbrq"[p.m.promotion() - kKnight]);
 }
 
 absl::StatusOr<std::vector<Event>> ChessGame::Play(const game::Move& move) {
   if (result_.over || move.seat != to_move()) return Refuse(move);
-  if (parsed_ && parsed_->move == move) {  // just parsed: legal, SAN written
+  if (parsed_ && Matches(*parsed_, move)) {  // just parsed: legal, SAN written
     std::vector<Event> events;
     ApplyMove(parsed_->m, &events, &*parsed_);
     return events;
@@ -154,7 +172,7 @@ void ChessGame::ApplyMove(Move m, std::vector<Event>* events, Parsed* parsed) {
   const int seat = pos_.side_to_move(), other = 1 - seat;
   if (events) {
     if (parsed) {
-      AddEvent(events, EventType::kMove, seat, -1, parsed->move.display);
+      AddEvent(events, EventType::kMove, seat, -1, parsed->san);
     } else {
       AddEvent(events, EventType::kMove, seat, -1, ToSan(pos_, m));
     }
@@ -173,12 +191,12 @@ void ChessGame::ApplyMove(Move m, std::vector<Event>* events, Parsed* parsed) {
     keys_.push_back(parsed->key);
     check = parsed->check;
     stuck = parsed->stuck;
-    last_ = std::move(parsed->move);  // View answers the move as ParseMove did
+    last_san_ = std::move(parsed->san);  // View answers the move as ParseMove did
   } else {
     keys_.push_back(RepetitionKey(pos_));
     check = pos_.InCheck();
     stuck = !HasLegalMove(pos_);
-    last_.reset();
+    last_san_.clear();
   }
   parsed_.reset();
   if (draw_offer_ != seat) draw_offer_ = -1;  // the offer lapses: its receiver moved instead
@@ -314,10 +332,14 @@ void ChessGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pi
   if (result_.over) {
     for (int s = 0; s < 2; ++s) v.active[s] = result_.places[s] == 1;
   }
-  if (last_) {
-    v.last_move = last_;
-  } else if (!moves_.empty()) {
-    ToGameMove(prev_, moves_.back(), ToSan(prev_, moves_.back()), &v.last_move.emplace());
+  if (!moves_.empty()) {
+    const Move m = moves_.back();
+    game::Move& last = v.last_move.emplace();
+    if (!last_san_.empty()) {
+      ToGameMove(prev_, m, last_san_, &last);
+    } else {
+      ToGameMove(prev_, m, ToSan(prev_, m), &last);
+    }
   }
   v.position = pos_.Fen();
   v.ply = ply();

@@ -70,18 +70,23 @@ class ChessGame final : public game::Game {
   ChessGame(std::shared_ptr<const game::Options> options, const Position& start, bool evaluate,
             uint8_t flags);
   static uint8_t StateFlags(const game::Options& options);
-  // The last move ParseMove accepted, as answered and as the engine's move, and what Play
-  // needs of the position after it (found while writing the SAN's check suffix).
+  // The last move ParseMove accepted, with its SAN, and what Play needs of the position
+  // after it (found while writing the SAN's check suffix). The move as answered is not
+  // kept: Play compares the move it is given with this one field by field.
   struct Parsed {
-    game::Move move;
     Move m;
+    std::string san;
     uint64_t key = 0;    // RepetitionKey() after m
     bool check = false;  // m gives check
     bool stuck = false;  // no legal move after m
   };
+  // Whether `move` is game::Move-equal to the one ParseMove answered for `p`.
+  bool Matches(const Parsed& p, const game::Move& move) const;
   absl::Status RestoreEnding(Ending ending, int seat, int draw_offer);
   // Fills in `g` (a default game::Move): m of the side to move in `pos`, with `san`.
-  void ToGameMove(const Position& pos, Move m, std::string san, game::Move* g) const;
+  void ToGameMove(const Position& pos, Move m, absl::string_view san, game::Move* g) const;
+  // ToGameMove into a new answer.
+  absl::StatusOr<game::Move> Answer(const Position& pos, Move m, absl::string_view san) const;
   // Why Play refuses `move` when the game is over or it is the other seat's turn.
   absl::Status Refuse(const game::Move& move) const;
   // Play of a move ParseMove did not just accept: checked here.
@@ -113,8 +118,9 @@ class ChessGame final : public game::Game {
   // So that Play of the move ParseMove just accepted neither parses it, writes its SAN nor
   // generates the moves after it again; ApplyMove clears it (only it changes the state).
   mutable std::optional<Parsed> parsed_;
-  // The last move as Play answered it, for View (empty: View describes it from prev_).
-  std::optional<game::Move> last_;
+  // The SAN of the last move as ParseMove wrote it, for View (empty: View writes it from
+  // prev_): a SAN is never empty.
+  std::string last_san_;
 };
 
 // The key used for repetition: the Zobrist key without the en passant file unless an en

@@ -40,28 +40,40 @@ constexpr uint64_t kMaxPlies = 20000;  // far beyond any game the 75-move rule a
   return absl::InvalidArgumentError(absl::StrCat("chess state: ", why));
 }
 
+// `part`: the problem `s` of one part of the state.
+[[gnu::noinline, gnu::cold]] absl::Status BadPart(absl::string_view part, const absl::Status& s) {
+  return Bad(absl::StrCat(part, s.message()));
+}
+
+[[gnu::noinline, gnu::cold]] absl::Status BadVersion(uint8_t version);
+
 bool On(const game::Options& o, const char* name) {
   auto it = o.find(name);
   return it != o.end() && it->second == "on";
 }
 
 // The resolved options of each flag combination, built once (resolving costs more than
-// the rest of a decode).
+// the rest of a decode). The table is built out of line: its code would otherwise sit
+// between Decode's hot lines.
+using OptionTable = std::array<game::Options, 16>;
+
+[[gnu::noinline, gnu::cold]] const OptionTable* MakeOptionTable() {
+  auto* t = new OptionTable;
+  for (int f = 0; f < 16; ++f) {
+    game::Options given = {
+        {"draw_mode", f & 1 ? "fide" : "site"},
+        {"fide_resignation_exception", f & 2 ? "on" : "off"},
+        {"show_legal_moves", f & 4 ? "on" : "off"},
+        {"rotate_first_player", f & 8 ? "on" : "off"},
+    };
+    auto o = game::ResolveOptions(Info(), given);
+    if (o.ok()) (*t)[f] = *std::move(o);
+  }
+  return t;
+}
+
 const game::Options* OptionsOf(uint8_t flags) {
-  static const auto* table = [] {
-    auto* t = new std::array<game::Options, 16>;
-    for (int f = 0; f < 16; ++f) {
-      game::Options given = {
-          {"draw_mode", f & 1 ? "fide" : "site"},
-          {"fide_resignation_exception", f & 2 ? "on" : "off"},
-          {"show_legal_moves", f & 4 ? "on" : "off"},
-          {"rotate_first_player", f & 8 ? "on" : "off"},
-      };
-      auto o = game::ResolveOptions(Info(), given);
-      if (o.ok()) (*t)[f] = *std::move(o);
-    }
-    return t;
-  }();
+  static const OptionTable* table = MakeOptionTable();
   return flags < 16 && !(*table)[flags].empty() ? &(*table)[flags] : nullptr;
 }
 
@@ -77,14 +89,16 @@ struct Standard {
   absl::string_view packed() const { return absl::string_view(bytes, size); }
 };
 
+[[gnu::noinline, gnu::cold]] const Standard* MakeStandard() {
+  auto* s = new Standard;
+  s->size = size_t(Position::StartPosition().Pack(s->bytes) - s->bytes);
+  game::ByteReader r(s->packed());
+  s->pos = *Position::Unpack(&r);
+  return s;
+}
+
 const Standard& StandardStart() {
-  static const Standard* standard = [] {
-    auto* s = new Standard;
-    s->size = size_t(Position::StartPosition().Pack(s->bytes) - s->bytes);
-    game::ByteReader r(s->packed());
-    s->pos = *Position::Unpack(&r);
-    return s;
-  }();
+  static const Standard* standard = MakeStandard();
   return *standard;
 }
 
@@ -185,18 +199,24 @@ absl::Status ChessGame::RestoreEnding(Ending ending, int seat, int draw_offer) {
   return Bad("unknown ending");
 }
 
+namespace {
+
+absl::Status BadVersion(uint8_t version) {
+  return Bad(
+      absl::StrCat("unsupported version ", version, " (this build reads version ", kVersion, ")"));
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string_view payload) {
-  if (version != kVersion) {
-    return Bad(absl::StrCat("unsupported version ", version, " (this build reads version ",
-                            kVersion, ")"));
-  }
+  if (version != kVersion) return BadVersion(version);
   game::ByteReader r(payload);
   const uint8_t flags = r.U8();
   if (!r.ok()) return Bad("truncated header");
   const game::Options* options = OptionsOf(flags);
   if (!options) return Bad("unknown option flags");
   auto start = ReadStart(&r, payload.substr(1));
-  if (!start.ok()) return Bad(absl::StrCat("start: ", start.status().message()));
+  if (!start.ok()) return BadPart("start: ", start.status());
   // The table lives for the whole process: shared without a count.
   std::unique_ptr<ChessGame> g(
       new ChessGame(std::shared_ptr<const game::Options>(std::shared_ptr<void>(), options), *start,
@@ -212,7 +232,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   }
   if (n > 0) {
     auto prev = Position::Unpack(&r);
-    if (!prev.ok()) return Bad(absl::StrCat("previous position: ", prev.status().message()));
+    if (!prev.ok()) return BadPart("previous position: ", prev.status());
     if (!IsLegal(*prev, g->moves_.back())) return Bad("the last move is illegal");
     g->prev_ = *prev;
     g->pos_ = *prev;
