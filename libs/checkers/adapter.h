@@ -67,7 +67,6 @@ class CheckersGame final : public game::Game {
   void set_last(int seat, std::vector<uint8_t> path) {
     last_seat_ = seat;
     last_path_ = std::move(path);
-    last_.reset();
   }
 
  private:
@@ -78,22 +77,28 @@ class CheckersGame final : public game::Game {
   absl::Status Refuse(const game::Move& move) const;
   // Play of a move ParseMove did not just accept: checked and completed here.
   absl::StatusOr<std::vector<game::Event>> PlayPath(const game::Move& move);
-  // Plays the legal `path` of the seat to move (`done`: it as answered), taking both:
-  // the events.
-  std::vector<game::Event> Commit(game::Move* done, std::vector<uint8_t>* path);
+  // Plays the legal `path` of the seat to move, taking it: the events.
+  std::vector<game::Event> Commit(std::vector<uint8_t>* path);
 
   std::shared_ptr<const RoomOptions> options_;  // shared: decoded states share one copy
   State st_;
   int first_seat_ = 0;
   int last_seat_ = -1;
   std::vector<uint8_t> last_path_;
-  // The last move ParseMove accepted, as answered and as its legal path, so that Play of
-  // that same move neither checks nor names it again; Play and Act clear it.
-  mutable std::optional<std::pair<game::Move, std::vector<uint8_t>>> parsed_;
-  std::optional<game::Move> last_;  // the last move as Play answered it, for the view
+  // The last move ParseMove accepted, as its seat and legal path, so that Play of that same
+  // move (compared field by field with MakeMove's) neither checks nor names it again; Play
+  // and Act clear it. The view names the last move from last_seat_ and last_path_.
+  struct Parsed {
+    int seat = -1;
+    std::vector<uint8_t> path;
+  };
+  bool Matches(const Parsed& p, const game::Move& move) const;
+  mutable std::optional<Parsed> parsed_;
 };
 
 game::Move MakeMove(int seat, const uint8_t* path, int n);
+// The same into `mv` (a default game::Move).
+void MakeMoveInto(int seat, const uint8_t* path, int n, game::Move* mv);
 
 }  // namespace tablero::checkers
 

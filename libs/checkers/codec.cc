@@ -84,8 +84,17 @@ std::string CheckersGame::Encode() const {
 
 namespace {
 
-absl::Status Bad(absl::string_view why) {
+[[gnu::noinline, gnu::cold]] absl::Status Bad(absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat("checkers state: ", why));
+}
+
+// Out of line: error texts with numbers (their formatting would sit in Decode's code).
+[[gnu::noinline, gnu::cold]] absl::Status BadVersion(uint8_t version) {
+  return Bad(absl::StrCat("unknown version ", version));
+}
+
+[[gnu::noinline, gnu::cold]] absl::Status BadSeat(int seat) {
+  return Bad(absl::StrCat("seat ", seat, ": value out of range"));
 }
 
 // Length of the option list at the start of `in` (varint count, then name and value
@@ -118,24 +127,20 @@ struct DecodedOptions {
   std::shared_ptr<const RoomOptions> options;
   absl::StatusOr<Config> config;  // ConfigOf(*options)
 };
-absl::StatusOr<DecodedOptions> DecodeOptions(absl::string_view* payload) {
-  thread_local absl::flat_hash_map<std::string, DecodedOptions> cache;
-  // The entry looked up last, tried first: one room's states keep coming. An option list
-  // delimits itself, so a payload that starts with its bytes starts with that list.
-  thread_local std::string last_raw;
-  thread_local DecodedOptions last;
-  if (!last_raw.empty() && absl::StartsWith(*payload, last_raw)) {
-    payload->remove_prefix(last_raw.size());
-    return last;
-  }
+// DecodeOptions for a list other than the last one: from the cache, or resolved.
+[[gnu::noinline]] absl::Status DecodeNewOptions(
+    absl::string_view* payload, const DecodedOptions** out,
+    absl::flat_hash_map<std::string, DecodedOptions>* cache, std::string* last_raw,
+    DecodedOptions* last, DecodedOptions* uncached) {
   const size_t n = OptionBytes(*payload);
   const absl::string_view raw = payload->substr(0, n);
   if (n > 0) {
-    if (auto it = cache.find(raw); it != cache.end()) {
-      last_raw.assign(raw.data(), raw.size());
-      last = it->second;
+    if (auto it = cache->find(raw); it != cache->end()) {
+      last_raw->assign(raw.data(), raw.size());
+      *last = it->second;
       payload->remove_prefix(n);
-      return it->second;
+      *out = last;
+      return absl::OkStatus();
     }
   }
   game::ByteReader r(*payload);
@@ -154,21 +159,42 @@ absl::StatusOr<DecodedOptions> DecodeOptions(absl::string_view* payload) {
   decoded.options = MakeRoomOptions(*std::move(options));
   decoded.config = ConfigOf(decoded.options->options);
   if (n > 0 && n == payload->size() - r.remaining()) {
-    if (cache.size() >= 256) cache.clear();
-    cache.emplace(std::string(raw), decoded);
-    last_raw.assign(raw.data(), raw.size());
-    last = decoded;
+    if (cache->size() >= 256) cache->clear();
+    cache->emplace(std::string(raw), decoded);
+    last_raw->assign(raw.data(), raw.size());
+    *last = std::move(decoded);
+    *out = last;
+  } else {
+    *uncached = std::move(decoded);
+    *out = uncached;
   }
   payload->remove_prefix(payload->size() - r.remaining());
-  return decoded;
+  return absl::OkStatus();
+}
+
+// Sets *out to this thread's decoded options, valid until its next call (no copy of the
+// shared pointer per request).
+absl::Status DecodeOptions(absl::string_view* payload, const DecodedOptions** out) {
+  thread_local absl::flat_hash_map<std::string, DecodedOptions> cache;
+  // The entry looked up last, tried first: one room's states keep coming. An option list
+  // delimits itself, so a payload that starts with its bytes starts with that list.
+  thread_local std::string last_raw;
+  thread_local DecodedOptions last;
+  thread_local DecodedOptions uncached;  // a list not kept (malformed bounds)
+  if (!last_raw.empty() && absl::StartsWith(*payload, last_raw)) {
+    payload->remove_prefix(last_raw.size());
+    *out = &last;
+    return absl::OkStatus();
+  }
+  return DecodeNewOptions(payload, out, &cache, &last_raw, &last, &uncached);
 }
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string_view payload) {
-  if (version != kStateVersion) return Bad(absl::StrCat("unknown version ", version));
-  auto options = DecodeOptions(&payload);
-  if (!options.ok()) return options.status();
+  if (version != kStateVersion) return BadVersion(version);
+  const DecodedOptions* options = nullptr;
+  if (absl::Status s = DecodeOptions(&payload, &options); !s.ok()) return s;
   game::ByteReader r(payload);
   const int n = r.U8();
   const int first = r.U8();
@@ -198,7 +224,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
     int goal = r.U8();
     if (!r.ok()) return Bad("truncated seats");
     if (resigned > 1 || moves > UINT16_MAX || dist > 16 * 15 || goal > st.layout.pieces()) {
-      return Bad(absl::StrCat("seat ", s, ": value out of range"));
+      return BadSeat(s);
     }
     st.resigned[s] = resigned == 1;
     st.moves[s] = static_cast<uint16_t>(moves);
@@ -242,7 +268,7 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
       return Bad("bad seat to move");
     }
   }
-  auto g = std::make_unique<CheckersGame>(std::move(options->options), st, first);
+  auto g = std::make_unique<CheckersGame>(options->options, st, first);
   if (last_seat >= 0) g->set_last(last_seat, std::move(last_path));
   return g;
 }

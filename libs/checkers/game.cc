@@ -182,16 +182,31 @@ absl::StatusOr<std::unique_ptr<game::Game>> FromPosition(const game::NewGamePara
   return std::make_unique<CheckersGame>(std::move(m->options), st, params.first_seat);
 }
 
+void MakeMoveInto(int seat, const uint8_t* path, int n, game::Move* mv) {
+  mv->seat = seat;
+  mv->path.reserve(n);
+  const HoleNameTable& names = HoleNames();
+  for (int i = 0; i < n; ++i) mv->path.emplace_back(names[path[i]]);
+  mv->notation = PathText(path, n);
+  mv->display = mv->notation;
+}
+
 game::Move MakeMove(int seat, const uint8_t* path, int n) {
   game::Move mv;
-  mv.seat = seat;
-  mv.path.reserve(n);
-  const HoleNameTable& names = HoleNames();
-  for (int i = 0; i < n; ++i) mv.path.emplace_back(names[path[i]]);
-  mv.notation = PathText(path, n);
-  mv.display = mv.notation;
+  MakeMoveInto(seat, path, n, &mv);
   return mv;
 }
+
+namespace {
+
+// MakeMove into a new answer (one return: built in place, not moved).
+absl::StatusOr<game::Move> Answer(int seat, const std::vector<uint8_t>& path) {
+  absl::StatusOr<game::Move> out(absl::in_place);
+  MakeMoveInto(seat, path.data(), static_cast<int>(path.size()), &*out);
+  return out;
+}
+
+}  // namespace
 
 void CheckersGame::MovesOf(int from, std::vector<game::Move>* out) const {
   uint8_t dest[kHoles], path[kHoles];
@@ -247,15 +262,27 @@ absl::StatusOr<game::Move> CheckersGame::ParseMove(absl::string_view text) const
   if (!path.ok()) return path.status();
   auto legal = Resolve(*std::move(path));
   if (!legal.ok()) return legal.status();
-  game::Move mv = MakeMove(st_.to_move, legal->data(), static_cast<int>(legal->size()));
-  parsed_.emplace(mv, *std::move(legal));
-  return mv;
+  Parsed& p = parsed_.emplace();
+  p.seat = st_.to_move;
+  p.path = *std::move(legal);
+  return Answer(p.seat, p.path);
+}
+
+bool CheckersGame::Matches(const Parsed& p, const game::Move& move) const {
+  // MakeMove's fields for p, as game::Move::operator== compares them.
+  if (move.seat != p.seat || move.path.size() != p.path.size() || !move.drop.empty() ||
+      !move.promotion.empty())
+    return false;
+  const HoleNameTable& names = HoleNames();
+  for (size_t i = 0; i < p.path.size(); ++i)
+    if (move.path[i] != names[p.path[i]]) return false;
+  return true;
 }
 
 absl::StatusOr<std::vector<Event>> CheckersGame::Play(const game::Move& move) {
   if (st_.over() || move.seat != st_.to_move) return Refuse(move);
-  if (parsed_ && parsed_->first == move) {  // just parsed: legal, named
-    std::vector<Event> events = Commit(&parsed_->first, &parsed_->second);
+  if (parsed_ && Matches(*parsed_, move)) {  // just parsed: legal
+    std::vector<Event> events = Commit(&parsed_->path);
     parsed_.reset();
     return events;
   }
@@ -284,19 +311,19 @@ absl::StatusOr<std::vector<Event>> CheckersGame::PlayPath(const game::Move& move
   }
   auto legal = Resolve(std::move(path));
   if (!legal.ok()) return legal.status();
-  game::Move done = MakeMove(st_.to_move, legal->data(), static_cast<int>(legal->size()));
-  return Commit(&done, &*legal);
+  return Commit(&*legal);
 }
 
-std::vector<Event> CheckersGame::Commit(game::Move* done, std::vector<uint8_t>* path) {
+std::vector<Event> CheckersGame::Commit(std::vector<uint8_t>* path) {
+  const int seat = st_.to_move;
   std::vector<Event> events;
-  AddEvent(&events, EventType::kMove, done->seat, -1, done->display);
+  AddEvent(&events, EventType::kMove, seat, -1,
+           PathText(path->data(), static_cast<int>(path->size())));
   Notes notes;
   ApplyMove(&st_, path->front(), path->back(), &notes);
   if (!notes.empty()) AddNotes(st_, notes, &events);
-  last_seat_ = done->seat;
+  last_seat_ = seat;
   last_path_ = std::move(*path);
-  last_ = std::move(*done);
   return events;
 }
 
@@ -340,10 +367,9 @@ void CheckersGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>*
   v.hands.resize(st_.layout.seats);
   v.to_move = st_.to_move;
   for (int s = 0; s < st_.layout.seats; ++s) v.active.push_back(st_.place[s] == 0);
-  if (last_) {
-    v.last_move = last_;
-  } else if (last_seat_ >= 0) {
-    v.last_move = MakeMove(last_seat_, last_path_.data(), static_cast<int>(last_path_.size()));
+  if (last_seat_ >= 0) {
+    MakeMoveInto(last_seat_, last_path_.data(), static_cast<int>(last_path_.size()),
+                 &v.last_move.emplace());
   }
   v.position = PositionText();
   v.ply = st_.ply;

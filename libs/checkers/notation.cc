@@ -150,21 +150,25 @@ std::string PositionText(const State& st) {
   return std::string(buf, static_cast<size_t>(p - buf));
 }
 
-absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Layout& layout) {
-  int pieces[kMaxSeats] = {}, kings[kMaxSeats] = {};
-  int bad = -1;  // the first hole with a piece of no seat or a king out of the rules
+namespace {
+
+// The first hole with a piece of no seat or a king out of the rules, or -1.
+[[gnu::noinline, gnu::cold]] int FirstBadCell(const uint8_t* cell, const Layout& layout) {
+  int bad = -1;
   ForEachPiece(cell, [&](int h) {
     const uint8_t c = cell[h];
     const int owner = OwnerOf(c);
-    if ((c & ~(kSeatMask | kKingBit)) != 0 || owner < 0 || owner >= layout.seats ||
-        (IsKing(c) && !layout.japanese)) {
-      if (bad < 0) bad = h;
-      return;
-    }
-    ++pieces[owner];
-    kings[owner] += IsKing(c);
+    if (bad < 0 && ((c & ~(kSeatMask | kKingBit)) != 0 || owner < 0 || owner >= layout.seats ||
+                    (IsKing(c) && !layout.japanese)))
+      bad = h;
   });
-  if (bad >= 0) return BadCell(cell[bad], bad, layout);
+  return bad;
+}
+
+// Why CheckCells refuses the counts of pieces and kings per seat: the first seat's first
+// problem (the caller found one).
+[[gnu::noinline, gnu::cold]] absl::Status BadCounts(const int* pieces, const int* kings,
+                                                    const uint8_t* place, const Layout& layout) {
   for (int s = 0; s < layout.seats; ++s) {
     if (pieces[s] > layout.pieces()) {
       return absl::InvalidArgumentError(
@@ -182,6 +186,36 @@ absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Layout&
       return absl::InvalidArgumentError(
           absl::StrCat("seat ", s, " is still playing but has no king"));
     }
+  }
+  return absl::OkStatus();  // unreachable: the caller found a problem
+}
+
+}  // namespace
+
+absl::Status CheckCells(const uint8_t* cell, const uint8_t* place, const Layout& layout) {
+  // The pieces counted by cell value: a valid one is seat + 1, with the king bit in the
+  // Japanese rules; any other value makes the valid ones fall short of all the pieces.
+  uint8_t count[256] = {};
+  int all = 0;
+  ForEachPiece(cell, [&](int h) {
+    ++count[cell[h]];
+    ++all;
+  });
+  int pieces[kMaxSeats] = {}, kings[kMaxSeats] = {};
+  int valid = 0;
+  for (int s = 0; s < layout.seats; ++s) {
+    kings[s] = layout.japanese ? count[(s + 1) | kKingBit] : 0;
+    pieces[s] = count[s + 1] + kings[s];
+    valid += pieces[s];
+  }
+  if (valid != all) {
+    const int bad = FirstBadCell(cell, layout);
+    return BadCell(cell[bad], bad, layout);
+  }
+  for (int s = 0; s < layout.seats; ++s) {
+    if (pieces[s] > layout.pieces() || kings[s] > 1 ||
+        (place[s] == 0 && (pieces[s] == 0 || (layout.japanese && kings[s] != 1))))
+      return BadCounts(pieces, kings, place, layout);
   }
   return absl::OkStatus();
 }
