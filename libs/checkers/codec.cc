@@ -127,19 +127,28 @@ struct DecodedOptions {
   std::shared_ptr<const RoomOptions> options;
   absl::StatusOr<Config> config;  // ConfigOf(*options)
 };
+// This thread's memory of decoded option lists, one thread_local (one initialisation check
+// per request instead of one per variable).
+struct OptionMemory {
+  absl::flat_hash_map<std::string, DecodedOptions> cache;
+  // The entry looked up last, tried first: one room's states keep coming. An option list
+  // delimits itself, so a payload that starts with its bytes starts with that list.
+  std::string last_raw;
+  DecodedOptions last;
+  DecodedOptions uncached;  // a list not kept (malformed bounds)
+};
+
 // DecodeOptions for a list other than the last one: from the cache, or resolved.
-[[gnu::noinline]] absl::Status DecodeNewOptions(
-    absl::string_view* payload, const DecodedOptions** out,
-    absl::flat_hash_map<std::string, DecodedOptions>* cache, std::string* last_raw,
-    DecodedOptions* last, DecodedOptions* uncached) {
+[[gnu::noinline]] absl::Status DecodeNewOptions(absl::string_view* payload,
+                                                const DecodedOptions** out, OptionMemory* m) {
   const size_t n = OptionBytes(*payload);
   const absl::string_view raw = payload->substr(0, n);
   if (n > 0) {
-    if (auto it = cache->find(raw); it != cache->end()) {
-      last_raw->assign(raw.data(), raw.size());
-      *last = it->second;
+    if (auto it = m->cache.find(raw); it != m->cache.end()) {
+      m->last_raw.assign(raw.data(), raw.size());
+      m->last = it->second;
       payload->remove_prefix(n);
-      *out = last;
+      *out = &m->last;
       return absl::OkStatus();
     }
   }
@@ -159,14 +168,14 @@ struct DecodedOptions {
   decoded.options = MakeRoomOptions(*std::move(options));
   decoded.config = ConfigOf(decoded.options->options);
   if (n > 0 && n == payload->size() - r.remaining()) {
-    if (cache->size() >= 256) cache->clear();
-    cache->emplace(std::string(raw), decoded);
-    last_raw->assign(raw.data(), raw.size());
-    *last = std::move(decoded);
-    *out = last;
+    if (m->cache.size() >= 256) m->cache.clear();
+    m->cache.emplace(std::string(raw), decoded);
+    m->last_raw.assign(raw.data(), raw.size());
+    m->last = std::move(decoded);
+    *out = &m->last;
   } else {
-    *uncached = std::move(decoded);
-    *out = uncached;
+    m->uncached = std::move(decoded);
+    *out = &m->uncached;
   }
   payload->remove_prefix(payload->size() - r.remaining());
   return absl::OkStatus();
@@ -175,18 +184,13 @@ struct DecodedOptions {
 // Sets *out to this thread's decoded options, valid until its next call (no copy of the
 // shared pointer per request).
 absl::Status DecodeOptions(absl::string_view* payload, const DecodedOptions** out) {
-  thread_local absl::flat_hash_map<std::string, DecodedOptions> cache;
-  // The entry looked up last, tried first: one room's states keep coming. An option list
-  // delimits itself, so a payload that starts with its bytes starts with that list.
-  thread_local std::string last_raw;
-  thread_local DecodedOptions last;
-  thread_local DecodedOptions uncached;  // a list not kept (malformed bounds)
-  if (!last_raw.empty() && absl::StartsWith(*payload, last_raw)) {
-    payload->remove_prefix(last_raw.size());
-    *out = &last;
+  thread_local OptionMemory memory;
+  if (!memory.last_raw.empty() && absl::StartsWith(*payload, memory.last_raw)) {
+    payload->remove_prefix(memory.last_raw.size());
+    *out = &memory.last;
     return absl::OkStatus();
   }
-  return DecodeNewOptions(payload, out, &cache, &last_raw, &last, &uncached);
+  return DecodeNewOptions(payload, out, &memory);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "libs/checkers/state.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 
 namespace tablero::checkers {
 
@@ -32,10 +34,27 @@ int RemainingDistance(const State& st, int seat) {
   const int goal = st.layout.goal[seat];
   const uint8_t* table = st.layout.japanese ? kGeo.dist_camp15[goal] : kGeo.dist_point[goal];
   int sum = 0;
-  ForEachPiece(st.cell, [&](int h) {
+  auto add = [&](int h) {
     const uint8_t c = st.cell[h];
-    if (OwnerOf(c) == seat) sum += IsKing(c) ? HexDistance(h, kGeo.tip[goal]) : table[h];
-  });
+    sum += IsKing(c) ? HexDistance(h, kGeo.tip[goal]) : table[h];
+  };
+  // The seat's pieces only, found eight holes at a time (every apply asks this of the
+  // mover, whose pieces are a sixth to a half of the board's).
+  int h = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr uint64_t kLow = 0x7F7F7F7F7F7F7F7FULL;
+    const uint64_t owner = 0x0101010101010101ULL * static_cast<uint64_t>(seat + 1);
+    for (; h + 8 <= kHoles; h += 8) {
+      uint64_t w;
+      std::memcpy(&w, st.cell + h, 8);
+      const uint64_t x = (w & 0x0F0F0F0F0F0F0F0FULL) ^ owner;  // zero bytes: the seat's
+      // The high bit of each zero byte of x, exactly (no carry crosses a byte).
+      for (uint64_t z = ~(((x & kLow) + kLow) | x | kLow); z; z &= z - 1)
+        add(h + (std::countr_zero(z) >> 3));
+    }
+  }
+  for (; h < kHoles; ++h)
+    if (OwnerOf(st.cell[h]) == seat) add(h);
   return sum;
 }
 
