@@ -359,9 +359,15 @@ game::Result CheckersGame::result() const {
 void CheckersGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const {
   pieces->reserve(st_.layout.seats * st_.layout.pieces());
   const HoleNameTable& names = HoleNames();
+  // One walk over the board for the pieces and the position text's holes by seat.
+  const int n = st_.layout.seats;
+  uint8_t holes[kMaxSeats][kHoles];
+  int count[kMaxSeats] = {};
   ForEachPiece(st_.cell, [&](int h) {
     const uint8_t c = st_.cell[h];
-    pieces->push_back({names[h], IsKing(c) ? "K" : "o", OwnerOf(c), -1, false, h, c});
+    const int s = OwnerOf(c);
+    pieces->push_back({names[h], IsKing(c) ? "K" : "o", s, -1, false, h, c});
+    if (s < n) holes[s][count[s]++] = static_cast<uint8_t>(h);
   });
   game::PublicView& v = *view;
   v.hands.resize(st_.layout.seats);
@@ -371,7 +377,7 @@ void CheckersGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>*
     MakeMoveInto(last_seat_, last_path_.data(), static_cast<int>(last_path_.size()),
                  &v.last_move.emplace());
   }
-  v.position = PositionText();
+  v.position = checkers::PositionText(st_, holes, count);
   v.ply = st_.ply;
 }
 

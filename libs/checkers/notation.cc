@@ -113,6 +113,11 @@ std::string PositionText(const State& st) {
     const int s = OwnerOf(st.cell[h]);
     if (s < n) holes[s][count[s]++] = static_cast<uint8_t>(h);
   });
+  return PositionText(st, holes, count);
+}
+
+std::string PositionText(const State& st, const uint8_t (*holes)[kHoles], const int* count) {
+  const int n = st.layout.seats;
   const HoleNameTable& names = HoleNames();
   // Each hole at most once as ",K" and a 4-byte name slot, then under 64 characters of
   // separators, seat to move and places: no room checks.

@@ -41,6 +41,9 @@ std::string PathText(const uint8_t* path, int n);
 absl::StatusOr<std::vector<uint8_t>> ParsePath(absl::string_view text);
 
 std::string PositionText(const State& st);
+// The same from the holes of each seat in hole order (holes[s][0..count[s])), for a caller
+// that walks the board anyway.
+std::string PositionText(const State& st, const uint8_t (*holes)[kHoles], const int* count);
 
 struct ParsedPosition {
   uint8_t cell[kHoles] = {};
