@@ -62,18 +62,21 @@ bool IsFinished(const State& st, int seat) {
   const int goal = st.layout.goal[seat];
   const int tip = kGeo.tip[goal];
   if (st.layout.japanese && st.cell[tip] != ((seat + 1) | kKingBit)) return false;
-  bool full = true, own_any = false, all_own = true;
-  ForEachHole(st.layout.GoalSet(seat), [&](int h) {
-    uint8_t c = st.cell[h];
-    if (c == kEmpty) {
-      full = false;
-    } else if (OwnerOf(c) == seat) {
+  const HoleSet& set = st.layout.GoalSet(seat);
+  // Nearly every goal has an empty hole: looked for first, stopping at the first one.
+  for (int w = 0; w < 2; ++w) {
+    for (uint64_t b = set.w[w]; b; b &= b - 1)
+      if (st.cell[w * 64 + std::countr_zero(b)] == kEmpty) return false;
+  }
+  bool own_any = false, all_own = true;
+  ForEachHole(set, [&](int h) {
+    const uint8_t c = st.cell[h];
+    if (OwnerOf(c) == seat) {
       own_any |= !(st.layout.japanese && h == tip);  // the king does not count as "one other"
     } else {
       all_own = false;
     }
   });
-  if (!full) return false;
   return st.rules.anti_blocking ? own_any : all_own;
 }
 
