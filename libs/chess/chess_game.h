@@ -13,6 +13,10 @@
 #include "libs/chess/position.h"
 #include "libs/game/game.h"
 
+namespace tablero::game {
+class ByteReader;
+}  // namespace tablero::game
+
 namespace tablero::chess {
 
 class ChessGame final : public game::Game {
@@ -70,6 +74,9 @@ class ChessGame final : public game::Game {
   ChessGame(std::shared_ptr<const game::Options> options, const Position& start, bool evaluate,
             uint8_t flags);
   static uint8_t StateFlags(const game::Options& options);
+  // Decode's part after the start position: the moves, the position before the last one,
+  // the keys and the ending, into this game (built from the start).
+  absl::Status DecodeRest(game::ByteReader* r);
   // The last move ParseMove accepted, with its SAN, and what Play needs of the position
   // after it (found while writing the SAN's check suffix). The move as answered is not
   // kept: Play compares the move it is given with this one field by field.

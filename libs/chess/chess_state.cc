@@ -208,6 +208,48 @@ absl::Status BadVersion(uint8_t version) {
 
 }  // namespace
 
+absl::Status ChessGame::DecodeRest(game::ByteReader* r) {
+  const uint64_t n = r->Varint();
+  if (!r->ok() || n > kMaxPlies || 2 * n > r->remaining()) return Bad("bad move count");
+  moves_.reserve(n + 1);  // room for the move the request plays: no reallocation then
+  moves_.resize(n);
+  const char* in = r->Bytes(2 * n).data();
+  for (Move& m : moves_) {
+    m = Move(uint16_t(uint8_t(in[0]) | uint8_t(in[1]) << 8));
+    in += 2;
+  }
+  if (n > 0) {
+    auto prev = Position::Unpack(r);
+    if (!prev.ok()) return BadPart("previous position: ", prev.status());
+    if (!IsLegal(*prev, moves_.back())) return Bad("the last move is illegal");
+    prev_ = *prev;
+    pos_ = *prev;
+    pos_.DoMove(moves_.back());
+  }
+  if (PlyIndex(pos_) - PlyIndex(start_) != int(n))
+    return Bad("the move count does not match the move numbers");
+  const uint64_t keys = r->Varint();
+  if (!r->ok() || keys != std::min<uint64_t>(n, pos_.halfmove_clock()) || 8 * keys > r->remaining())
+    return Bad("bad repetition key count");
+  keys_.reserve(keys + 2);
+  keys_.resize(keys + 1);
+  in = r->Bytes(8 * keys).data();
+  for (uint64_t i = 0; i < keys; ++i) keys_[i] = game::GetU64(in + 8 * i);
+  const uint8_t offer = r->U8();
+  const uint8_t ending = r->U8();
+  const int seat = ending == uint8_t(Ending::kResigned) ? r->U8() : -1;
+  if (!r->ok()) return Bad("truncated");
+  if (!r->done()) return Bad("trailing bytes");
+  if (offer > 2) return Bad("bad draw offer");
+  if (ending > uint8_t(Ending::kClaimed)) return Bad("bad ending");
+  if (offer && ending) return Bad("a pending draw offer in a finished game");
+  history_checked_ = n == 0;
+  keys_.back() = RepetitionKey(pos_);
+  // Automatic endings follow from the position and keys.
+  Evaluate(!HasLegalMove(pos_), nullptr);
+  return RestoreEnding(Ending(ending), seat, int(offer) - 1);
+}
+
 absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string_view payload) {
   if (version != kVersion) return BadVersion(version);
   game::ByteReader r(payload);
@@ -221,47 +263,8 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string
   std::unique_ptr<ChessGame> g(
       new ChessGame(std::shared_ptr<const game::Options>(std::shared_ptr<void>(), options), *start,
                     false, flags));
-  const uint64_t n = r.Varint();
-  if (!r.ok() || n > kMaxPlies || 2 * n > r.remaining()) return Bad("bad move count");
-  g->moves_.reserve(n + 1);  // room for the move the request plays: no reallocation then
-  g->moves_.resize(n);
-  const char* in = r.Bytes(2 * n).data();
-  for (Move& m : g->moves_) {
-    m = Move(uint16_t(uint8_t(in[0]) | uint8_t(in[1]) << 8));
-    in += 2;
-  }
-  if (n > 0) {
-    auto prev = Position::Unpack(&r);
-    if (!prev.ok()) return BadPart("previous position: ", prev.status());
-    if (!IsLegal(*prev, g->moves_.back())) return Bad("the last move is illegal");
-    g->prev_ = *prev;
-    g->pos_ = *prev;
-    g->pos_.DoMove(g->moves_.back());
-  }
-  if (PlyIndex(g->pos_) - PlyIndex(g->start_) != int(n))
-    return Bad("the move count does not match the move numbers");
-  const uint64_t keys = r.Varint();
-  if (!r.ok() || keys != std::min<uint64_t>(n, g->pos_.halfmove_clock()) ||
-      8 * keys > r.remaining())
-    return Bad("bad repetition key count");
-  g->keys_.reserve(keys + 2);
-  g->keys_.resize(keys + 1);
-  in = r.Bytes(8 * keys).data();
-  for (uint64_t i = 0; i < keys; ++i) g->keys_[i] = game::GetU64(in + 8 * i);
-  const uint8_t offer = r.U8();
-  const uint8_t ending = r.U8();
-  const int seat = ending == uint8_t(ChessGame::Ending::kResigned) ? r.U8() : -1;
-  if (!r.ok()) return Bad("truncated");
-  if (!r.done()) return Bad("trailing bytes");
-  if (offer > 2) return Bad("bad draw offer");
-  if (ending > uint8_t(ChessGame::Ending::kClaimed)) return Bad("bad ending");
-  if (offer && ending) return Bad("a pending draw offer in a finished game");
-  g->history_checked_ = n == 0;
-  g->keys_.back() = RepetitionKey(g->pos_);
-  // Automatic endings follow from the position and keys.
-  g->Evaluate(!HasLegalMove(g->pos_), nullptr);
-  if (absl::Status s = g->RestoreEnding(ChessGame::Ending(ending), seat, int(offer) - 1); !s.ok())
-    return s;
+  // The rest read by a member: every refusal returns through one place that frees g.
+  if (absl::Status s = g->DecodeRest(&r); !s.ok()) return s;
   return g;
 }
 
