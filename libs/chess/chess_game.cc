@@ -105,7 +105,7 @@ absl::StatusOr<game::Move> ChessGame::ParseMove(absl::string_view text) const {
   if (!m.ok()) return m.status();
   // What the position after m needs: the SAN's check suffix and, in Play, the endings.
   Position next = pos_;
-  next.DoMove(*m);
+  next.PlayMove(*m);
   Parsed& p = parsed_.emplace();
   p.m = *m;
   p.key = RepetitionKey(next);
@@ -184,7 +184,7 @@ void ChessGame::ApplyMove(Move m, std::vector<Event>* events, Parsed* parsed) {
       AddEvent(events, EventType::kPromotion, seat, -1, PieceLetter(m.promotion()));
   }
   prev_ = pos_;  // View() describes the last move from it (replays skip the SAN work)
-  pos_.DoMove(m);
+  pos_.PlayMove(m);
   moves_.push_back(m);
   bool check, stuck;
   if (parsed) {

@@ -224,7 +224,7 @@ absl::Status ChessGame::DecodeRest(game::ByteReader* r) {
     if (!IsLegal(*prev, moves_.back())) return Bad("the last move is illegal");
     prev_ = *prev;
     pos_ = *prev;
-    pos_.DoMove(moves_.back());
+    pos_.PlayMove(moves_.back());
   }
   if (PlyIndex(pos_) - PlyIndex(start_) != int(n))
     return Bad("the move count does not match the move numbers");

@@ -63,6 +63,8 @@ Bitboard Position::AttackersTo(Square s, Bitboard occ) const {
          (BishopAttacks(s, occ) & pieces(kBishop, kQueen));
 }
 
+void Position::PlayMove(Move m) { DoMove(m); }
+
 void Position::DoNullMove() {
   key_ ^= zobrist::side;
   if (ep_ != kNoSquare) {

@@ -85,6 +85,9 @@ class Position {
   Bitboard Checkers() const { return AttackersTo(king_square(side_), pieces()) & pieces(~side_); }
 
   void DoMove(Move m);
+  // DoMove out of line: the rules service's path (Decode, the parse, Play) plays one move
+  // at a time, and shares this one copy of its code.
+  void PlayMove(Move m);
   // Passes the turn (for null-move search); only when not in check.
   void DoNullMove();
 
