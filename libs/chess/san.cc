@@ -1,4 +1,5 @@
 // UCI and SAN, both directions.
+#include <algorithm>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -249,17 +250,27 @@ std::string ToSan(const Position& pos, Move m) {
 }
 
 std::string ToSan(const Position& pos, Move m, const MoveList& legal, char suffix) {
-  std::string s;
+  // Written into a buffer, then one string (at most 7 characters: "exd8=Q+", "Qh4xe1#").
+  char buf[16];
+  char* p = buf;
   const Square from = m.from(), to = m.to();
   const PieceType pt = TypeOf(pos.piece_on(from));
   if (m.kind() == Move::kCastling) {
-    s = to > from ? "O-O" : "O-O-O";
+    const absl::string_view castle = to > from ? "O-O" : "O-O-O";
+    p = std::copy(castle.begin(), castle.end(), p);
   } else if (pt == kPawn) {
-    if (IsCapture(pos, m)) s = {char('a' + FileOf(from)), 'x'};
-    s += SquareName(to);
-    if (m.kind() == Move::kPromotion) s += {'=', kPieceLetter[m.promotion()]};
+    if (IsCapture(pos, m)) {
+      *p++ = char('a' + FileOf(from));
+      *p++ = 'x';
+    }
+    *p++ = kSquareNames.name[to][0];
+    *p++ = kSquareNames.name[to][1];
+    if (m.kind() == Move::kPromotion) {
+      *p++ = '=';
+      *p++ = kPieceLetter[m.promotion()];
+    }
   } else {
-    s = kPieceLetter[pt];
+    *p++ = kPieceLetter[pt];
     if (pt != kKing) {
       bool clash = false, same_file = false, same_rank = false;
       for (Move o : legal) {
@@ -270,19 +281,21 @@ std::string ToSan(const Position& pos, Move m, const MoveList& legal, char suffi
       }
       if (clash) {
         if (!same_file) {
-          s += char('a' + FileOf(from));
+          *p++ = char('a' + FileOf(from));
         } else if (!same_rank) {
-          s += char('1' + RankOf(from));
+          *p++ = char('1' + RankOf(from));
         } else {
-          s += SquareName(from);
+          *p++ = kSquareNames.name[from][0];
+          *p++ = kSquareNames.name[from][1];
         }
       }
     }
-    if (IsCapture(pos, m)) s += 'x';
-    s += SquareName(to);
+    if (IsCapture(pos, m)) *p++ = 'x';
+    *p++ = kSquareNames.name[to][0];
+    *p++ = kSquareNames.name[to][1];
   }
-  if (suffix) s += suffix;
-  return s;
+  if (suffix) *p++ = suffix;
+  return std::string(buf, size_t(p - buf));
 }
 
 absl::StatusOr<Move> ParseSan(const Position& pos, absl::string_view text) {
