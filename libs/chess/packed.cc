@@ -55,12 +55,17 @@ absl::StatusOr<Position> Position::Unpack(game::ByteReader* r) {
   // All the nibbles in one read (a check per byte costs more than the rest of a piece).
   const char* in = r->Bytes(bytes).data();
   Bitboard b = occ;
-  for (int i = 0; i < count; ++i, b &= b - 1) {
-    const int p = (uint8_t(in[i >> 1]) >> (4 * (i & 1))) & 15;
-    if (p >= kNoPiece) return Bad("bad piece code");
-    pos.Put(Piece(p), Lsb(b));
+  for (size_t k = 0; k < bytes; ++k) {  // two pieces a byte, low nibble first
+    const int lo = uint8_t(in[k]) & 15, hi = uint8_t(in[k]) >> 4;
+    if (lo >= kNoPiece) return Bad("bad piece code");
+    pos.Put(Piece(lo), PopLsb(b));
+    if (!b) {
+      if (hi) return Bad("bad padding");  // an odd count ends with a zero nibble
+      break;
+    }
+    if (hi >= kNoPiece) return Bad("bad piece code");
+    pos.Put(Piece(hi), PopLsb(b));
   }
-  if ((count & 1) && uint8_t(in[count >> 1]) >> 4) return Bad("bad padding");
   const uint8_t flags = r->U8(), ep = r->U8();
   const uint64_t half = r->Varint(), full = r->Varint();
   if (!r->ok()) return Bad("truncated");
