@@ -199,6 +199,7 @@ void ChessGame::ApplyMove(Move m, std::vector<Event>* events, Parsed* parsed) {
     last_san_.clear();
   }
   parsed_.reset();
+  in_check_ = check;
   if (draw_offer_ != seat) draw_offer_ = -1;  // the offer lapses: its receiver moved instead
   if (events && check) AddEvent(events, EventType::kCheck, other, seat);
   Evaluate(stuck, events);
@@ -327,7 +328,7 @@ void ChessGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pi
   game::PublicView& v = *view;
   v.hands.resize(2);
   v.to_move = to_move();
-  if (pos_.InCheck()) v.in_check.push_back(pos_.side_to_move());
+  if (in_check_ >= 0 ? in_check_ != 0 : pos_.InCheck()) v.in_check.push_back(pos_.side_to_move());
   v.active = {true, true};
   if (result_.over) {
     for (int s = 0; s < 2; ++s) v.active[s] = result_.places[s] == 1;

@@ -117,6 +117,7 @@ class ChessGame final : public game::Game {
   std::vector<Move> moves_;
   std::vector<uint64_t> keys_;   // repetition identity of positions since start_ (see above)
   Position prev_;                // the position before the last move
+  int8_t in_check_ = -1;         // pos_.InCheck() as the last move found it; -1: not known
   bool history_checked_ = true;  // false after Decode: Export replays the moves first
   int draw_offer_ = -1;          // seat with a pending offer
   Ending ending_ = Ending::kNone;

@@ -17,8 +17,24 @@ namespace tablero::chess {
 struct MoveList;
 
 std::string SquareName(Square s);
+namespace detail {
+// Every square's name, one table for the program (inline: views walk every square).
+inline constexpr auto kSquareNames = [] {
+  struct {
+    char name[64][2];
+  } t{};
+  for (int s = 0; s < 64; ++s) {
+    t.name[s][0] = char('a' + FileOf(s));
+    t.name[s][1] = char('1' + RankOf(s));
+  }
+  return t;
+}();
+}  // namespace detail
+
 // The same name from a table that lives for the whole process (no string built).
-absl::string_view SquareNameView(Square s);
+inline absl::string_view SquareNameView(Square s) {
+  return absl::string_view(detail::kSquareNames.name[s], 2);
+}
 absl::StatusOr<Square> ParseSquare(absl::string_view text);
 
 std::string ToUci(Move m);  // "e2e4", "e7e8q", castling as the king's move "e1g1"

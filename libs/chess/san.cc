@@ -52,21 +52,6 @@ bool IsSquare(absl::string_view t) {
 
 }  // namespace
 
-namespace {
-constexpr auto kSquareNames = [] {
-  struct {
-    char name[64][2];
-  } t{};
-  for (int s = 0; s < 64; ++s) {
-    t.name[s][0] = char('a' + FileOf(s));
-    t.name[s][1] = char('1' + RankOf(s));
-  }
-  return t;
-}();
-}  // namespace
-
-absl::string_view SquareNameView(Square s) { return absl::string_view(kSquareNames.name[s], 2); }
-
 std::string SquareName(Square s) { return std::string(SquareNameView(s)); }
 
 absl::StatusOr<Square> ParseSquare(absl::string_view text) {
@@ -75,8 +60,8 @@ absl::StatusOr<Square> ParseSquare(absl::string_view text) {
 }
 
 std::string ToUci(Move m) {
-  const char t[5] = {kSquareNames.name[m.from()][0], kSquareNames.name[m.from()][1],
-                     kSquareNames.name[m.to()][0], kSquareNames.name[m.to()][1],
+  const char t[5] = {detail::kSquareNames.name[m.from()][0], detail::kSquareNames.name[m.from()][1],
+                     detail::kSquareNames.name[m.to()][0], detail::kSquareNames.name[m.to()][1],
                      "nbrq"[m.promotion() - kKnight]};
   return std::string(t, m.kind() == Move::kPromotion ? 5 : 4);
 }
@@ -263,8 +248,8 @@ std::string ToSan(const Position& pos, Move m, const MoveList& legal, char suffi
       *p++ = char('a' + FileOf(from));
       *p++ = 'x';
     }
-    *p++ = kSquareNames.name[to][0];
-    *p++ = kSquareNames.name[to][1];
+    *p++ = detail::kSquareNames.name[to][0];
+    *p++ = detail::kSquareNames.name[to][1];
     if (m.kind() == Move::kPromotion) {
       *p++ = '=';
       *p++ = kPieceLetter[m.promotion()];
@@ -285,14 +270,14 @@ std::string ToSan(const Position& pos, Move m, const MoveList& legal, char suffi
         } else if (!same_rank) {
           *p++ = char('1' + RankOf(from));
         } else {
-          *p++ = kSquareNames.name[from][0];
-          *p++ = kSquareNames.name[from][1];
+          *p++ = detail::kSquareNames.name[from][0];
+          *p++ = detail::kSquareNames.name[from][1];
         }
       }
     }
     if (IsCapture(pos, m)) *p++ = 'x';
-    *p++ = kSquareNames.name[to][0];
-    *p++ = kSquareNames.name[to][1];
+    *p++ = detail::kSquareNames.name[to][0];
+    *p++ = detail::kSquareNames.name[to][1];
   }
   if (suffix) *p++ = suffix;
   return std::string(buf, size_t(p - buf));
