@@ -92,6 +92,16 @@ void Generate(const Layout& layout, const uint8_t* cell, int seat, MoveList* lis
 }
 
 bool HasMove(const Layout& layout, const uint8_t* cell, int seat) {
+  // A step to an empty hole a move may end in is a destination GenerateFrom lists; nearly
+  // every position has one, found without a search of the jumps.
+  const HoleSet& closed = layout.closed[seat];
+  for (int h = 0; h < kHoles; ++h) {
+    if (cell[h] == kEmpty || OwnerOf(cell[h]) != seat) continue;
+    for (int d = 0; d < kDirs; ++d) {
+      const int t = kGeo.nb[h][d];
+      if (t >= 0 && cell[t] == kEmpty && !closed.has(t)) return true;
+    }
+  }
   uint8_t dest[kHoles];
   for (int h = 0; h < kHoles; ++h) {
     if (cell[h] == kEmpty || OwnerOf(cell[h]) != seat) continue;
