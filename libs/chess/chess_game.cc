@@ -48,11 +48,18 @@ ChessGame::ChessGame(std::shared_ptr<const game::Options> options, const Positio
     : options_(std::move(options)), flags_(flags), start_(start), pos_(start) {
   fide_ = flags & 1;
   resignation_exception_ = flags & 2;
-  result_.places = {0, 0};
+  // result_.places stays empty while the game runs (result() answers {0, 0}): no
+  // allocation per decoded game.
   if (!evaluate) return;
   const MoveList legal(pos_);
   keys_.push_back(RepetitionKey(pos_, legal));
   Evaluate(legal.size == 0, nullptr);  // a position given as text may already be over
+}
+
+game::Result ChessGame::result() const {
+  game::Result r = result_;
+  if (r.places.empty()) r.places = {0, 0};  // running: nobody placed yet
+  return r;
 }
 
 int ChessGame::RepetitionCount() const {

@@ -39,7 +39,7 @@ class ChessGame final : public game::Game {
   absl::StatusOr<std::vector<game::Event>> Play(const game::Move& move) override;
   absl::StatusOr<std::vector<game::Event>> Act(int seat, game::Action action,
                                                absl::string_view move_text) override;
-  game::Result result() const override { return result_; }
+  game::Result result() const override;
 
   std::string Encode() const override;
   void ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const override;
