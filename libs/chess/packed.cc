@@ -1,4 +1,5 @@
 // The compact binary position used inside encoded game states (see position.h).
+#include "absl/base/optimization.h"
 #include "absl/strings/str_cat.h"
 #include "libs/chess/position.h"
 #include "libs/game/codec.h"
@@ -58,6 +59,7 @@ absl::StatusOr<Position> Position::Unpack(game::ByteReader* r) {
   for (size_t k = 0; k < bytes; ++k) {  // two pieces a byte, low nibble first
     const int lo = uint8_t(in[k]) & 15, hi = uint8_t(in[k]) >> 4;
     if (lo >= kNoPiece) return Bad("bad piece code");
+    ABSL_ASSUME(b != 0);  // bytes = ceil(count / 2): a piece is left (GCC cannot see it)
     pos.Put(Piece(lo), PopLsb(b));
     if (!b) {
       if (hi) return Bad("bad padding");  // an odd count ends with a zero nibble
