@@ -11,6 +11,12 @@
 namespace tablero::shogi4 {
 namespace {
 
+// A count no game reaches: over four, or four of a key the history does not end at (the
+// fourth occurrence ends the game). The one rule of every path below.
+bool Impossible(int count, uint64_t key, uint64_t last) {
+  return count > 4 || (count == 4 && key != last);
+}
+
 // The exact counts by sorting the keys, for a history the table below gives up on.
 [[gnu::noinline]] void CountSorted(const char* in, size_t n, HistoryScan* scan) {
   const uint64_t last = game::GetU64(in + 9 * (n - 1));
@@ -26,7 +32,7 @@ namespace {
     const size_t count = j - i;
     if (count >= 3) ++scan->triples;
     if (keys[i] == last) scan->last_count = static_cast<int>(count);
-    ok = count < 4 || (count == 4 && keys[i] == last);
+    ok = !Impossible(static_cast<int>(count), keys[i], last);
   }
   scan->ok = ok;
   if (keys.capacity() > (1 << 14)) std::vector<uint64_t>().swap(keys);  // a rare huge state
@@ -71,9 +77,7 @@ uint64_t Mix() {
     }
     count = ++counts[first[slot]];
     if (count == 3) ++triples;
-    // Refused as CountSorted refuses: over four, or four of a key the history does not
-    // end at (its count only grows).
-    if (count > 4 || (count == 4 && key != last)) {
+    if (Impossible(count, key, last)) {  // (a count only grows)
       scan->ok = false;
       return;
     }
@@ -137,7 +141,7 @@ HistoryScan ScanHistory(const char* in, size_t n) {
       ++n_doubles;
     } else if (count == 3) {
       ++triples;
-    } else if (count > 4 || (count == 4 && key != last)) {
+    } else if (Impossible(count, key, last)) {
       impossible = true;  // (the flags are still checked: that error comes first)
       counting = false;
     }

@@ -27,8 +27,8 @@ namespace {
 
 using game::Game;
 using GamePtr = std::unique_ptr<Game>;
-// OK answers are `grpc::Status()`: copying grpc::Status::OK copies its two strings, ~4
-// code lines per call on the hot path.
+// (OK answers below are `grpc::Status()`: copying grpc::Status::OK copies its two strings,
+// ~4 code lines per call on the hot path.)
 
 ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status TooLong(absl::string_view what,
                                                                  size_t size, size_t limit) {
@@ -131,7 +131,6 @@ absl::StatusOr<GamePtr> RulesService::Load(const grpc::ServerContextBase& ctx,
   if (state.size() > game::kMaxStateBytes) {
     return TooLong("state", state.size(), game::kMaxStateBytes);
   }
-  // One clock read per request; asking IsCancelled() costs little on the callback API.
   if (absl::Status s = Live(ctx); !s.ok()) return s;
   if (GamePtr hit = cache_.Find(state); hit != nullptr) {
     // A state of another kind falls through to Decode, which says what is wrong.

@@ -5,11 +5,10 @@
 #define TABLERO_SERVICES_RULES_RULES_SERVICE_H_
 
 #include <prometheus/counter.h>
-#include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
-#include <array>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
