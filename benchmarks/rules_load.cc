@@ -153,6 +153,26 @@ struct Stats {
   }
 };
 
+// Adds s's calls and latencies to *all (sort all->micros after the last).
+void Merge(const Stats& s, Stats* all) {
+  all->all_calls += s.all_calls;
+  all->calls += s.calls;
+  all->errors += s.errors;
+  all->parsed += s.parsed;
+  all->micros.insert(all->micros.end(), s.micros.begin(), s.micros.end());
+}
+
+// The phases as one: their seconds summed, calls and latencies merged.
+Stats Pooled(const std::vector<Stats>& runs) {
+  Stats all;
+  for (const Stats& s : runs) {
+    all.seconds += s.seconds;
+    Merge(s, &all);
+  }
+  std::sort(all.micros.begin(), all.micros.end());
+  return all;
+}
+
 // One kind of call, kept `inflight` deep per thread for warmup + seconds. Both loads (the
 // empty RPC and ApplyMove) go through the same generic stub with requests serialized once
 // before the run, so that the client's own cost per call is alike for both and what
@@ -291,13 +311,7 @@ Stats Run(Load& load, const std::vector<std::unique_ptr<grpc::GenericStub>>& stu
   all.seconds = seconds;
   all.client_cpu = SelfCpu() - client0;
   all.server_cpu = ProcCpu(pid) - server0;
-  for (Stats& s : per) {
-    all.all_calls += s.all_calls;
-    all.calls += s.calls;
-    all.errors += s.errors;
-    all.parsed += s.parsed;
-    all.micros.insert(all.micros.end(), s.micros.begin(), s.micros.end());
-  }
+  for (const Stats& s : per) Merge(s, &all);
   std::sort(all.micros.begin(), all.micros.end());
   return all;
 }
@@ -511,6 +525,15 @@ int main(int argc, char** argv) {
         "apply p99 median %.3f ms (%.3f-%.3f)\n",
         rounds, 100 * ratios[ratios.size() / 2].first, median + 1, 100 * ratios.front().first,
         100 * ratios.back().first, p99s[p99s.size() / 2], p99s.front(), p99s.back());
+    // Pooled: every phase of a kind as one long phase. With short phases (SECONDS_EACH of
+    // a fraction of a second, many rounds) the two loads see the same machine, as closely
+    // interleaved as draining the calls in flight allows.
+    const Stats all_mix = Pooled(mixes), all_base = Pooled(base_runs);
+    std::printf(
+        "pooled over %d rounds: apply %.0f calls/s, baseline %.0f calls/s, ratio %.1f%%, "
+        "apply p50 %.3f ms p99 %.3f ms, baseline p99 %.3f ms\n",
+        rounds, all_mix.rate(), all_base.rate(), 100 * all_mix.rate() / all_base.rate(),
+        all_mix.Quantile(0.5), all_mix.Quantile(0.99), all_base.Quantile(0.99));
   }
   for (const Traffic& t : by_kind) {
     Load one("/tablero.v1.Rules/ApplyMove", t.wire, t.answers,
