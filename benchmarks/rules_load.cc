@@ -525,7 +525,7 @@ int main(int argc, char** argv) {
         "apply p99 median %.3f ms (%.3f-%.3f)\n",
         rounds, 100 * ratios[ratios.size() / 2].first, median + 1, 100 * ratios.front().first,
         100 * ratios.back().first, p99s[p99s.size() / 2], p99s.front(), p99s.back());
-    // Pooled: every phase of a kind as one long phase. With short phases (SECONDS_EACH of
+    // Pooled: every phase of each load as one long phase. With short phases (SECONDS_EACH of
     // a fraction of a second, many rounds) the two loads see the same machine, as closely
     // interleaved as draining the calls in flight allows.
     const Stats all_mix = Pooled(mixes), all_base = Pooled(base_runs);
