@@ -329,8 +329,7 @@ double ThreadCpu() {
 // CPU microseconds per call.
 void HandlerCost(const std::string& name, const std::vector<v1::ApplyMoveRequest>& reqs,
                  size_t cache_entries) {
-  prometheus::Registry registry;
-  tablero::rules::RulesService svc(registry, cache_entries);
+  tablero::rules::RulesService svc(cache_entries);
   std::vector<std::string> in;
   for (const v1::ApplyMoveRequest& req : reqs) in.push_back(req.SerializeAsString());
   std::string wire;

@@ -998,12 +998,14 @@ TEST_F(RulesTest, MetricsCountMovesIllegalMovesAndLatencyPerKind) {
   EXPECT_EQ(delta("tablero_rules_apply_seconds_count{kind=\"chess\"}"), 4);
   EXPECT_GT(delta("tablero_rules_apply_seconds_sum{kind=\"chess\"}"), 0);
   EXPECT_NE(after->find("# TYPE tablero_rules_apply_seconds histogram"), std::string::npos);
+  // Every state above came from this replica's own last answer (a NewGame or a move): each
+  // of the six applies took its game from the decoded-state cache.
+  EXPECT_GE(delta("tablero_rules_state_cache_total{result=\"hit\"}"), 6);
   Stop(metered.get());
 }
 
 // The other replica has no decoded-state cache, so every second move is decoded from the
-// bytes the first replica encoded (and the first replica's cache hits are checked against
-// the second's plain decodes).
+// bytes the first replica encoded, and the first replica never sees a state it answered.
 TEST_F(RulesTest, AnyReplicaContinuesAnyGame) {
   std::unique_ptr<Replica> other = StartReplica(false, {"--state_cache_entries=0"});
   ASSERT_EQ(WaitHealth(other->addr, "SERVING", 30, "tablero.v1.Rules"), "SERVING");
@@ -1028,6 +1030,48 @@ TEST_F(RulesTest, AnyReplicaContinuesAnyGame) {
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(a, b)) << a.DebugString() << "\n"
                                                                         << b.DebugString();
   Stop(other.get());
+}
+
+// The shared replica (the default flags) hands each game from one move to the next through
+// its decoded-state cache, a plain one decodes every state: both must give the same answers,
+// byte for byte, to every call of a long game of every kind, refusals included.
+TEST_F(RulesTest, CachedGamesAnswerAsDecodedOnes) {
+  std::unique_ptr<Replica> plain = StartReplica(false, {"--state_cache_entries=0"});
+  ASSERT_EQ(WaitHealth(plain->addr, "SERVING", 30, "tablero.v1.Rules"), "SERVING");
+  for (GameKind kind : {kChess, kShogi, kCheckers}) {
+    std::string state = Start(kind, {}, kind == kCheckers ? 3 : 0);
+    int plies = 0;
+    for (; plies < 120; ++plies) {
+      v1::LegalMovesRequest lreq;
+      lreq.set_kind(kind);
+      lreq.set_state(state);
+      v1::LegalMovesResponse la, lb;
+      ASSERT_TRUE(Call(&v1::Rules::Stub::LegalMoves, lreq, &la).ok());
+      ASSERT_TRUE(Call(&v1::Rules::Stub::LegalMoves, lreq, &lb, plain->stub.get()).ok());
+      EXPECT_EQ(la.SerializeAsString(), lb.SerializeAsString()) << "ply " << plies;
+      if (la.moves_size() == 0) break;
+      v1::ApplyMoveRequest req;
+      req.set_kind(kind);
+      req.set_state(state);
+      req.set_move_text("zz9");  // refused: the game stays as it was
+      v1::ApplyMoveResponse a, b;
+      grpc::Status sa = Call(&v1::Rules::Stub::ApplyMove, req, &a);
+      grpc::Status sb = Call(&v1::Rules::Stub::ApplyMove, req, &b, plain->stub.get());
+      EXPECT_EQ(sa.error_code(), StatusCode::INVALID_ARGUMENT);
+      EXPECT_EQ(sa.error_message(), sb.error_message());
+      req.set_move_text(la.moves((plies * 7) % la.moves_size()).notation());
+      a.Clear();
+      b.Clear();
+      ASSERT_TRUE(Call(&v1::Rules::Stub::ApplyMove, req, &a).ok()) << req.move_text();
+      ASSERT_TRUE(Call(&v1::Rules::Stub::ApplyMove, req, &b, plain->stub.get()).ok());
+      ASSERT_EQ(a.SerializeAsString(), b.SerializeAsString())
+          << v1::GameKind_Name(kind) << " ply " << plies << " " << req.move_text();
+      state = a.state();
+      if (a.result().over()) break;
+    }
+    EXPECT_GE(plies, 20) << v1::GameKind_Name(kind);
+  }
+  Stop(plain.get());
 }
 
 TEST_F(RulesTest, PingAnswers) {

@@ -99,6 +99,22 @@ std::vector<prometheus::MetricFamily> ApplyMetrics::Collect() const {
     h.histogram.sample_sum = sum;
     out[2].metric.push_back(std::move(h));
   }
+  uint64_t hits = 0, misses = 0;
+  for (const auto& [thread, shard] : shards_) {
+    hits += shard->cache_hits.load(std::memory_order_relaxed);
+    misses += shard->cache_misses.load(std::memory_order_relaxed);
+  }
+  MetricFamily cache{"tablero_rules_state_cache_total",
+                     "State lookups in the decoded-state cache (a miss decodes)",
+                     MetricType::Counter,
+                     {}};
+  for (const auto& [result, n] : {std::pair{"hit", hits}, std::pair{"miss", misses}}) {
+    ClientMetric m;
+    m.label = {{"result", result}};
+    m.counter.value = static_cast<double>(n);
+    cache.metric.push_back(std::move(m));
+  }
+  out.push_back(std::move(cache));
   return out;
 }
 

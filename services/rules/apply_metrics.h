@@ -1,5 +1,6 @@
-// The rules service's per-kind metrics (moves applied, moves refused, ApplyMove latency),
-// counted per thread and summed when Prometheus scrapes them.
+// The rules service's hot-path metrics (moves applied, moves refused and ApplyMove latency
+// by kind; decoded-state cache hits and misses), counted per thread and summed when
+// Prometheus scrapes them.
 //
 // Why not prometheus-cpp's Counter and Histogram: on the hot path each apply paid a
 // compare-and-swap loop per counter and a mutex per histogram observation, ~18 code lines
@@ -42,9 +43,12 @@ class ApplyMetrics final : public prometheus::Collectable {
   void Moved(game::Kind kind) { Add(&Mine().kind[Index(kind)].moves, uint64_t{1}); }
   void Refused(game::Kind kind) { Add(&Mine().kind[Index(kind)].illegal, uint64_t{1}); }
   void Observe(game::Kind kind, double seconds);
+  void CacheHit() { Add(&Mine().cache_hits, uint64_t{1}); }
+  void CacheMiss() { Add(&Mine().cache_misses, uint64_t{1}); }
 
   // tablero_rules_moves_total, tablero_rules_illegal_moves_total (counters) and
-  // tablero_rules_apply_seconds (histogram), each by `kind`, for every game kind.
+  // tablero_rules_apply_seconds (histogram), each by `kind`, for every game kind; and
+  // tablero_rules_state_cache_total by `result` (hit, miss).
   std::vector<prometheus::MetricFamily> Collect() const override;
 
  private:
@@ -57,6 +61,7 @@ class ApplyMetrics final : public prometheus::Collectable {
   // Written by one thread only, read by Collect().
   struct alignas(64) Shard {
     std::array<PerKind, kKinds> kind;
+    std::atomic<uint64_t> cache_hits{0}, cache_misses{0};
   };
   static size_t Index(game::Kind kind) {
     const auto i = static_cast<size_t>(kind);

@@ -27,6 +27,8 @@ ABSL_FLAG(int, games, 12, "random games recorded per kind");
 ABSL_FLAG(int, max_plies, 160, "plies per recorded game at most");
 ABSL_FLAG(uint32_t, seed, 1, "random seed of the recorded games");
 ABSL_FLAG(int, reps, 20, "times each kind's requests are replayed");
+ABSL_FLAG(int, state_cache_entries, 0,
+          "slots of the decoded-state cache, as the server's flag (0: always decode)");
 ABSL_FLAG(int, pollute_kb, 0,
           "KiB of memory written between calls (not timed), to evict the data caches as "
           "gRPC's own work does between two calls on a server");
@@ -119,8 +121,7 @@ __attribute__((noinline)) int Replay(RulesService& svc, const std::vector<std::s
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
-  prometheus::Registry registry;
-  RulesService svc(registry, 0);
+  RulesService svc(static_cast<size_t>(absl::GetFlag(FLAGS_state_cache_entries)));
   std::mt19937 rng(absl::GetFlag(FLAGS_seed));
   const int reps = absl::GetFlag(FLAGS_reps);
   for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_kinds), ',')) {

@@ -111,15 +111,8 @@ ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status GameOver(const Game& g)
 
 }  // namespace
 
-RulesService::RulesService(prometheus::Registry& registry, size_t cache_entries)
-    : cache_(cache_entries) {
+RulesService::RulesService(size_t cache_entries) : cache_(cache_entries) {
   for (const game::GameInfo* info : games::AllGames()) ToProto(*info, catalogue_.add_games());
-  auto& cache = prometheus::BuildCounter()
-                    .Name("tablero_rules_state_cache_total")
-                    .Help("State lookups in the decoded-state cache (a miss decodes)")
-                    .Register(registry);
-  cache_hits_ = &cache.Add({{"result", "hit"}});
-  cache_misses_ = &cache.Add({{"result", "miss"}});
 }
 
 absl::StatusOr<GamePtr> RulesService::Load(const grpc::ServerContextBase& ctx,
@@ -135,11 +128,12 @@ absl::StatusOr<GamePtr> RulesService::Load(const grpc::ServerContextBase& ctx,
   if (GamePtr hit = cache_.Find(state); hit != nullptr) {
     // A state of another kind falls through to Decode, which says what is wrong.
     if (expect == game::Kind::kUnknown || hit->kind() == expect) {
-      cache_hits_->Increment();
+      apply_metrics_->CacheHit();
       return hit;
     }
+    cache_.Insert(state, std::move(hit));
   }
-  if (cache_.enabled()) cache_misses_->Increment();
+  if (cache_.enabled()) apply_metrics_->CacheMiss();
   return Decode(state, expect);
 }
 
@@ -244,19 +238,30 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const ApplyMoveAr
   auto g = Load(*ctx, req.state, *kind);
   if (!g.ok()) return ToGrpc(g.status());
   Game& game = **g;
+  // Refused before the game changed: it stays cached under the state it came with.
+  auto keep = [&] { cache_.Insert(req.state, std::move(*g)); };
   if (req.expected_ply && *req.expected_ply != game.ply()) {
-    return Stale(*req.expected_ply, game.ply());
+    grpc::Status s = Stale(*req.expected_ply, game.ply());
+    keep();
+    return s;
   }
   auto refuse = [&](const absl::Status& s) {
     metrics.Refused(*kind);
     return ToGrpc(s);
   };
-  if (game.to_move() < 0) return refuse(GameOver(game));
+  if (game.to_move() < 0) {
+    grpc::Status s = refuse(GameOver(game));
+    keep();
+    return s;
+  }
 
   const bool text = req.move_case == v1::ApplyMoveRequest::kMoveText;
   if (text) {
     auto parsed = game.ParseMove(req.move_text);
-    if (!parsed.ok()) return refuse(parsed.status());
+    if (!parsed.ok()) {
+      keep();
+      return refuse(parsed.status());
+    }
     out->move = *std::move(parsed);
   } else {
     out->move = FromProto(*req.structured, game.to_move());

@@ -4,8 +4,7 @@
 #ifndef TABLERO_SERVICES_RULES_RULES_SERVICE_H_
 #define TABLERO_SERVICES_RULES_RULES_SERVICE_H_
 
-#include <prometheus/counter.h>
-#include <prometheus/registry.h>
+#include <prometheus/collectable.h>
 
 #include <cstddef>
 #include <memory>
@@ -34,13 +33,13 @@ inline constexpr size_t kMaxPgnTagText = 256;
 // The handlers, callable directly (tests, benchmarks) or through RulesCallbackService.
 class RulesService final {
  public:
-  // Registers tablero_rules_state_cache_total{result="hit"|"miss"}. `cache_entries` bounds
-  // the decoded-state cache (0: always decode).
-  RulesService(prometheus::Registry& registry, size_t cache_entries);
+  // `cache_entries` bounds the decoded-state cache (0: always decode).
+  explicit RulesService(size_t cache_entries);
 
   // tablero_rules_moves_total, tablero_rules_illegal_moves_total and
-  // tablero_rules_apply_seconds, each labelled by kind ("chess", "shogi4", "checkers"):
-  // counted per thread, for the server's metrics exposer (Server::AddCollectable).
+  // tablero_rules_apply_seconds, each labelled by kind ("chess", "shogi4", "checkers"), and
+  // tablero_rules_state_cache_total{result="hit"|"miss"}: counted per thread, for the
+  // server's metrics exposer (Server::AddCollectable).
   std::shared_ptr<prometheus::Collectable> apply_metrics() const { return apply_metrics_; }
 
   grpc::Status ListGames(grpc::ServerContextBase* ctx, const v1::ListGamesRequest* req,
@@ -96,8 +95,6 @@ class RulesService final {
                                                       v1::GameKind kind, const std::string& state);
 
   std::shared_ptr<ApplyMetrics> apply_metrics_ = std::make_shared<ApplyMetrics>();
-  prometheus::Counter* cache_hits_ = nullptr;
-  prometheus::Counter* cache_misses_ = nullptr;
   StateCache cache_;
   v1::ListGamesResponse catalogue_;  // built once: the tables never change
 };

@@ -1,26 +1,33 @@
 // A bounded cache of decoded games, keyed by the exact state bytes the service returned.
 //
 // Why: a game's next request carries, byte for byte, the state this service answered last
-// time, and some engines decode slowly on purpose (chess replays its move list to rebuild
-// repetition history and validate every move). A hit replaces that decode by a Clone().
+// time. A hit hands back the game object that answer was encoded from, so the request
+// skips the decode (its CRC, its checks and the object's allocations: a quarter to a third
+// of an apply's own work, benchmarks/README-rules.md).
+//
+// A hit takes the game out of the cache: the caller plays it and puts it back under the
+// state it answers with, so in a running game one object travels from move to move with no
+// copy. A second request with the same state (a retry, another tab) misses and decodes.
 //
 // It keeps the service stateless in every sense that matters: a miss (another replica, a
 // restart, an evicted entry) just decodes, and an entry is only ever a game this process
 // built itself (by Decode of exactly those bytes, or by playing a move and encoding the
 // result), so a hit gives what a decode would. Keys are compared in full, never by hash
-// alone. Sharded LRU so that threads rarely meet on a lock.
+// alone. Direct-mapped: a state's hash picks its slot, and a new entry replaces whatever
+// was there (a lost entry costs one decode). Slots are locked in stripes, so that threads
+// rarely meet on a lock, and nothing is allocated on a hit.
 #ifndef TABLERO_SERVICES_RULES_STATE_CACHE_H_
 #define TABLERO_SERVICES_RULES_STATE_CACHE_H_
 
 #include <array>
 #include <cstddef>
-#include <list>
 #include <memory>
-#include <mutex>
 #include <string>
+#include <vector>
 
-#include "absl/container/flat_hash_map.h"
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
 #include "libs/game/game.h"
 
 namespace tablero::rules {
@@ -28,34 +35,34 @@ namespace tablero::rules {
 class StateCache {
  public:
   // States longer than this are not kept: typical states are 0.2-2 KiB, and the bound
-  // keeps the worst case (capacity x long games) to a few hundred MiB.
+  // keeps the worst case (slots x long games) to a few hundred MiB.
   static constexpr size_t kMaxStateBytes = 8 << 10;
 
-  // `capacity` entries in all (0 disables the cache).
-  explicit StateCache(size_t capacity);
+  // `slots` entries at most, rounded up to a power of two (0 disables the cache).
+  explicit StateCache(size_t slots);
 
-  // A fresh copy of the game whose Encode() is `state`, or null on a miss.
+  // The game whose Encode() is `state`, taken out of the cache, or null on a miss.
   std::unique_ptr<game::Game> Find(absl::string_view state);
-  // Remembers `game` (now owned by the cache) as the game of `state`; no-op if known.
+  // Keeps `game` (now owned by the cache) as the game of `state`, in place of the slot's
+  // previous entry.
   void Insert(absl::string_view state, std::unique_ptr<game::Game> game);
 
-  bool enabled() const { return per_shard_ > 0; }
+  bool enabled() const { return !slots_.empty(); }
+  size_t slots() const { return slots_.size(); }
 
  private:
-  static constexpr size_t kShards = 16;
-  struct Entry {
-    std::string state;
-    std::shared_ptr<const game::Game> game;
+  static constexpr size_t kStripes = 64;
+  struct Slot {
+    std::string state;  // keeps its room when the slot is reused
+    std::unique_ptr<game::Game> game;
   };
-  struct Shard {
-    std::mutex mu;
-    std::list<Entry> lru;                                                      // most recent first
-    absl::flat_hash_map<absl::string_view, std::list<Entry>::iterator> index;  // views lru keys
+  struct alignas(64) Stripe {
+    absl::Mutex mu;
   };
-  Shard& ShardOf(absl::string_view state, size_t* hash);
+  size_t SlotOf(absl::string_view state) const;
 
-  size_t per_shard_;
-  std::array<Shard, kShards> shards_;
+  std::vector<Slot> slots_;  // slot i is guarded by stripes_[i % kStripes]
+  std::array<Stripe, kStripes> stripes_;
 };
 
 }  // namespace tablero::rules

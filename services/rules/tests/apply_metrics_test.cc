@@ -70,6 +70,28 @@ TEST(ApplyMetrics, HistogramBucketsAreCumulativeWithBoundsInclusive) {
   EXPECT_NE(text.find("tablero_rules_apply_seconds_count{kind=\"chess\"} 4"), std::string::npos);
 }
 
+TEST(ApplyMetrics, CountsCacheHitsAndMissesOfEveryThread) {
+  ApplyMetrics m;
+  auto work = [&m](int hits) {
+    for (int i = 0; i < hits; ++i) m.CacheHit();
+    m.CacheMiss();
+  };
+  std::thread a(work, 300), b(work, 200);
+  a.join();
+  b.join();
+  double hit = -1, miss = -1;
+  for (const auto& f : m.Collect()) {
+    if (f.name != "tablero_rules_state_cache_total") continue;
+    EXPECT_EQ(f.type, prometheus::MetricType::Counter);
+    for (const auto& c : f.metric) {
+      ASSERT_EQ(c.label.size(), 1u);
+      (c.label[0].value == "hit" ? hit : miss) = c.counter.value;
+    }
+  }
+  EXPECT_EQ(hit, 500);
+  EXPECT_EQ(miss, 2);
+}
+
 TEST(ApplyMetrics, TwoInstancesOnOneThreadKeepTheirOwnCounts) {
   ApplyMetrics a, b;
   a.Moved(Kind::kChess);

@@ -5,7 +5,6 @@
 
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
-#include <prometheus/registry.h>
 
 #include <random>
 #include <string>
@@ -16,8 +15,7 @@ namespace tablero::rules {
 namespace {
 
 void PlayRandomGames(v1::GameKind kind, int games, int seats) {
-  prometheus::Registry registry;
-  RulesService svc(registry, 0);
+  RulesService svc(0);
   std::mt19937 rng(static_cast<uint32_t>(kind) * 977 + seats);
   int compared = 0;
   for (int g = 0; g < games; ++g) {
@@ -70,8 +68,7 @@ TEST(Wire, CheckersGames) {
 }
 
 TEST(Wire, RefusalsMatch) {
-  prometheus::Registry registry;
-  RulesService svc(registry, 0);
+  RulesService svc(0);
   grpc::ServerContext nctx;
   v1::NewGameRequest nreq;
   nreq.set_kind(v1::GAME_KIND_CHESS);
