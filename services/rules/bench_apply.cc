@@ -27,7 +27,7 @@ ABSL_FLAG(int, games, 12, "random games recorded per kind");
 ABSL_FLAG(int, max_plies, 160, "plies per recorded game at most");
 ABSL_FLAG(uint32_t, seed, 1, "random seed of the recorded games");
 ABSL_FLAG(int, reps, 20, "times each kind's requests are replayed");
-ABSL_FLAG(int, state_cache_entries, 0,
+ABSL_FLAG(int, state_cache_entries, 16384,
           "slots of the decoded-state cache, as the server's flag (0: always decode)");
 ABSL_FLAG(int, pollute_kb, 0,
           "KiB of memory written between calls (not timed), to evict the data caches as "
