@@ -238,30 +238,25 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const ApplyMoveAr
   auto g = Load(*ctx, req.state, *kind);
   if (!g.ok()) return ToGrpc(g.status());
   Game& game = **g;
-  // Refused before the game changed: it stays cached under the state it came with.
-  auto keep = [&] { cache_.Insert(req.state, std::move(*g)); };
-  if (req.expected_ply && *req.expected_ply != game.ply()) {
-    grpc::Status s = Stale(*req.expected_ply, game.ply());
-    keep();
+  // Refused before the game changed: it goes back to the cache under the state it came
+  // with (the answer, built from the game, is evaluated before the game is handed over).
+  auto kept = [&](grpc::Status s) {
+    cache_.Insert(req.state, std::move(*g));
     return s;
+  };
+  if (req.expected_ply && *req.expected_ply != game.ply()) {
+    return kept(Stale(*req.expected_ply, game.ply()));
   }
   auto refuse = [&](const absl::Status& s) {
     metrics.Refused(*kind);
     return ToGrpc(s);
   };
-  if (game.to_move() < 0) {
-    grpc::Status s = refuse(GameOver(game));
-    keep();
-    return s;
-  }
+  if (game.to_move() < 0) return kept(refuse(GameOver(game)));
 
   const bool text = req.move_case == v1::ApplyMoveRequest::kMoveText;
   if (text) {
     auto parsed = game.ParseMove(req.move_text);
-    if (!parsed.ok()) {
-      keep();
-      return refuse(parsed.status());
-    }
+    if (!parsed.ok()) return kept(refuse(parsed.status()));
     out->move = *std::move(parsed);
   } else {
     out->move = FromProto(*req.structured, game.to_move());

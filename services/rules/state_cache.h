@@ -13,9 +13,9 @@
 // restart, an evicted entry) just decodes, and an entry is only ever a game this process
 // built itself (by Decode of exactly those bytes, or by playing a move and encoding the
 // result), so a hit gives what a decode would. Keys are compared in full, never by hash
-// alone. Direct-mapped: a state's hash picks its slot, and a new entry replaces whatever
-// was there (a lost entry costs one decode). Slots are locked in stripes, so that threads
-// rarely meet on a lock, and nothing is allocated on a hit.
+// alone. Direct-mapped: a state's CRC-32 trailer picks its slot, and a new entry replaces
+// whatever was there (a lost entry costs one decode). Slots are locked in stripes, so that
+// threads rarely meet on a lock, and nothing is allocated on a hit.
 #ifndef TABLERO_SERVICES_RULES_STATE_CACHE_H_
 #define TABLERO_SERVICES_RULES_STATE_CACHE_H_
 
@@ -25,7 +25,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "libs/game/game.h"
@@ -34,7 +33,7 @@ namespace tablero::rules {
 
 class StateCache {
  public:
-  // States longer than this are not kept: typical states are 0.2-2 KiB, and the bound
+  // States longer than this are not kept: typical states are 0.1-0.8 KiB, and the bound
   // keeps the worst case (slots x long games) to a few hundred MiB.
   static constexpr size_t kMaxStateBytes = 8 << 10;
 
