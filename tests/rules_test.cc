@@ -227,6 +227,11 @@ TEST_F(RulesTest, NewGameFillsEveryOptionAndCountsLegalMoves) {
   EXPECT_EQ(chess.view().pieces_size(), 32);
   EXPECT_EQ(chess.view().position(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
   EXPECT_EQ(chess.view().active_size(), 2);
+  // Chess pieces face no seat: facing is left unset, a piece is its square, type and owner.
+  for (const v1::PieceView& p : chess.view().pieces()) {
+    EXPECT_EQ(p.facing(), 0) << p.square();
+    EXPECT_LE(p.ByteSizeLong(), 9u) << p.square();
+  }
 
   v1::NewGameResponse shogi;
   ASSERT_TRUE(NewGame(kShogi, &shogi, {}, 0, 2).ok());
@@ -235,11 +240,18 @@ TEST_F(RulesTest, NewGameFillsEveryOptionAndCountsLegalMoves) {
   EXPECT_EQ(shogi.view().hands_size(), 4);
   EXPECT_GT(shogi.legal_move_count(), 0);
   EXPECT_EQ(shogi.options().at("format"), "singles");
+  std::set<int> facings;  // each seat's pieces face its own forward
+  for (const v1::PieceView& p : shogi.view().pieces()) facings.insert(p.facing());
+  EXPECT_EQ(facings, (std::set<int>{0, 1, 2, 3}));
 
   for (int seats = 2; seats <= 6; ++seats) {
     v1::NewGameResponse cc;
     ASSERT_TRUE(NewGame(kCheckers, &cc, {}, seats).ok()) << seats;
     EXPECT_EQ(cc.view().pieces_size(), 10 * seats);
+    for (const v1::PieceView& p : cc.view().pieces()) {
+      EXPECT_EQ(p.facing(), 0) << p.square();
+      EXPECT_LE(p.ByteSizeLong(), 10u) << p.square();  // hole, "o", owner
+    }
     EXPECT_EQ(cc.view().active_size(), seats);
     EXPECT_EQ(cc.options().at("move_limit"), "200");
     EXPECT_GT(cc.legal_move_count(), 0);

@@ -125,6 +125,7 @@ struct PieceView {
                          // checkers "o" (piece) or "K" (Japanese king)
   int owner = -1;        // seat; -1 = ownerless (shogi option)
   int facing = -1;       // seat whose forward the piece faces (shogi); -1 where meaningless
+                         // (the contract then leaves PieceView.facing unset)
   bool flipped = false;  // shogi: the king of a mated player, a permanent obstacle
 };
 

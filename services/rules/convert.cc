@@ -106,7 +106,7 @@ void ToProto(game::PublicView&& in, v1::PublicView* out) {
     o->set_square(std::move(p.square));
     o->set_type(std::move(p.type));
     o->set_owner(p.owner);
-    o->set_facing(p.facing);
+    if (p.facing >= 0) o->set_facing(p.facing);  // -1 (no facing) is left unset
     o->set_flipped(p.flipped);
   }
   for (size_t seat = 0; seat < in.hands.size(); ++seat) {

@@ -155,7 +155,7 @@ class Writer {
       *p_++ = static_cast<char>(f::kPieceOwner << 3 | kVarint);
       PutInt32(p.owner);
     }
-    if (p.facing) {
+    if (p.facing > 0) {  // -1 (no facing) is left unset, as convert.cc does
       *p_++ = static_cast<char>(f::kPieceFacing << 3 | kVarint);
       PutInt32(p.facing);
     }
@@ -220,8 +220,8 @@ class Writer {
     }
     for (char c : s) *p_++ = c;
   }
-  // An int32 varint, room ensured. Small seats and -1 (ownerless, no facing: ten bytes on
-  // every chess and checkers piece) come straight, without the loop.
+  // An int32 varint, room ensured. Small seats and -1 (an ownerless shogi piece, ten
+  // bytes; a seat elsewhere) come straight, without the loop.
   void PutInt32(int v) {
     if (static_cast<unsigned>(v) < 0x80) {
       *p_++ = static_cast<char>(v);
@@ -277,7 +277,7 @@ ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD void MakeSnippets(const game::PieceR
     *piece = Make<Snippet>([&](Writer& s) {
       s.String(f::kPieceType, p.type);
       s.Int32(f::kPieceOwner, p.owner);
-      s.Int32(f::kPieceFacing, p.facing);
+      if (p.facing > 0) s.Int32(f::kPieceFacing, p.facing);
       s.Bool(f::kPieceFlipped, p.flipped);
     });
   }

@@ -125,6 +125,7 @@ TEST(Wire, LongAndNegativeFields) {
   EXPECT_EQ(parsed.view().to_move(), -1);
   EXPECT_EQ(parsed.view().pieces(0).owner(), -1);
   EXPECT_TRUE(parsed.view().pieces(0).flipped());
+  EXPECT_EQ(parsed.view().pieces(0).facing(), 0);  // -1, no facing: left unset
   ASSERT_EQ(parsed.view().pieces_size(), 3);
   EXPECT_EQ(parsed.view().pieces(1).square(), std::string(60, 'q'));
   EXPECT_EQ(parsed.view().pieces(1).facing(), 2);
