@@ -7,7 +7,9 @@
 #ifndef TABLERO_LIBS_GAME_CODEC_H_
 #define TABLERO_LIBS_GAME_CODEC_H_
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -33,13 +35,17 @@ struct Envelope {
 // INVALID_ARGUMENT naming the problem: too short/long, bad magic, unknown kind, checksum.
 absl::StatusOr<Envelope> UnwrapState(absl::string_view bytes);
 
-// Little-endian fixed 8 bytes at `p`.
+// Little-endian fixed 8 bytes at `p`. One unaligned move on a little-endian host: GCC 12
+// does not merge the byte-by-byte loop into one load, which cost 29 instructions a key in
+// four-player shogi's repetition count (a scan of the whole history on every move).
 inline void PutU64(char* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<char>(v >> (8 * i));
+  if constexpr (std::endian::native != std::endian::little) v = __builtin_bswap64(v);
+  std::memcpy(p, &v, sizeof v);
 }
 inline uint64_t GetU64(const char* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(static_cast<uint8_t>(p[i])) << (8 * i);
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  if constexpr (std::endian::native != std::endian::little) v = __builtin_bswap64(v);
   return v;
 }
 
