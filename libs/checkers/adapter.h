@@ -54,6 +54,7 @@ class CheckersGame final : public game::Game {
                                                absl::string_view move_text) override;
   game::Result result() const override;
   std::string Encode() const override;
+  void EncodeInto(std::string* state) const override;
   void ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const override;
   std::string PositionText() const override;
   absl::StatusOr<std::string> Export(absl::string_view format) const override;

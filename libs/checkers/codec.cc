@@ -47,6 +47,12 @@ std::shared_ptr<const RoomOptions> MakeRoomOptions(game::Options options) {
 }
 
 std::string CheckersGame::Encode() const {
+  std::string s;
+  EncodeInto(&s);
+  return s;
+}
+
+void CheckersGame::EncodeInto(std::string* state) const {
   // All after the options, written through a pointer: at most 4 + 2 * 10 header bytes,
   // 23 per seat, the holes, then 11 + kHoles for the last move.
   char buf[4 + 20 + 23 * kMaxSeats + kHoles + 11 + kHoles];
@@ -75,11 +81,11 @@ std::string CheckersGame::Encode() const {
   }
   const std::string& options = options_->bytes;
   const size_t size = static_cast<size_t>(out - buf);
-  game::ByteWriter w;
+  game::ByteWriter w(std::move(*state));
   w.BeginState(game::Kind::kCheckers, kStateVersion, options.size() + size);
   w.Raw(options);
   w.Raw(absl::string_view(buf, size));
-  return w.FinishState();
+  *state = w.FinishState();
 }
 
 namespace {

@@ -375,9 +375,11 @@ void CheckersGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>*
   for (int s = 0; s < st_.layout.seats; ++s) v.active.push_back(st_.place[s] == 0);
   if (last_seat_ >= 0) {
     MakeMoveInto(last_seat_, last_path_.data(), static_cast<int>(last_path_.size()),
-                 &v.last_move.emplace());
+                 &game::ReusedLastMove(&v));
+  } else {
+    v.last_move.reset();
   }
-  v.position = checkers::PositionText(st_, holes, count);
+  checkers::PositionText(st_, holes, count, &v.position);
   v.ply = st_.ply;
 }
 

@@ -117,6 +117,13 @@ std::string PositionText(const State& st) {
 }
 
 std::string PositionText(const State& st, const uint8_t (*holes)[kHoles], const int* count) {
+  std::string s;
+  PositionText(st, holes, count, &s);
+  return s;
+}
+
+void PositionText(const State& st, const uint8_t (*holes)[kHoles], const int* count,
+                  std::string* out) {
   const int n = st.layout.seats;
   const HoleNameTable& names = HoleNames();
   // Each hole at most once as ",K" and a 4-byte name slot, then under 64 characters of
@@ -152,7 +159,7 @@ std::string PositionText(const State& st, const uint8_t (*holes)[kHoles], const 
       p = PutNumber(p, st.place[s]);
     }
   }
-  return std::string(buf, static_cast<size_t>(p - buf));
+  out->assign(buf, static_cast<size_t>(p - buf));
 }
 
 namespace {

@@ -342,14 +342,16 @@ void ChessGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pi
   }
   if (!moves_.empty()) {
     const Move m = moves_.back();
-    game::Move& last = v.last_move.emplace();
+    game::Move& last = game::ReusedLastMove(&v);
     if (!last_san_.empty()) {
       ToGameMove(prev_, m, last_san_, &last);
     } else {
       ToGameMove(prev_, m, ToSan(prev_, m), &last);
     }
+  } else {
+    v.last_move.reset();
   }
-  v.position = pos_.Fen();
+  pos_.Fen(&v.position);
   v.ply = ply();
   if (draw_offer_ >= 0) v.draw_offer_by = draw_offer_;
 }

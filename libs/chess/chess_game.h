@@ -42,6 +42,7 @@ class ChessGame final : public game::Game {
   game::Result result() const override;
 
   std::string Encode() const override;
+  void EncodeInto(std::string* state) const override;
   void ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const override;
   std::string PositionText() const override { return pos_.Fen(); }
   absl::StatusOr<std::string> Export(absl::string_view format) const override;

@@ -123,6 +123,12 @@ uint8_t ChessGame::StateFlags(const game::Options& o) {
 }
 
 std::string ChessGame::Encode() const {
+  std::string s;
+  EncodeInto(&s);
+  return s;
+}
+
+void ChessGame::EncodeInto(std::string* state) const {
   const size_t n = std::min<size_t>(keys_.size() - 1, pos_.halfmove_clock());
   // The packed positions first, so that the payload is written in one block of known size.
   char start[Position::kMaxPacked], prev[Position::kMaxPacked];
@@ -137,7 +143,7 @@ std::string ChessGame::Encode() const {
   const size_t keys_size = size_t(detail::PutVarint(moves_end, n) - moves_end);
   const size_t size = 1 + start_size + moves_size + 2 * moves_.size() + prev_size + keys_size +
                       8 * n + 2 + (ending_ == Ending::kResigned);
-  game::ByteWriter w;
+  game::ByteWriter w(std::move(*state));
   w.BeginState(game::Kind::kChess, kVersion, size);
   char* out = w.Extend(size);
   *out++ = char(flags_);
@@ -154,7 +160,7 @@ std::string ChessGame::Encode() const {
   *out++ = char(draw_offer_ + 1);
   *out++ = char(ending_);
   if (ending_ == Ending::kResigned) *out = char(ending_seat_);
-  return w.FinishState();
+  *state = w.FinishState();
 }
 
 absl::Status ChessGame::CheckHistory() const {

@@ -160,6 +160,12 @@ char* PutNumber(char* t, unsigned v) {
 }  // namespace
 
 std::string Position::Fen() const {
+  std::string s;
+  Fen(&s);
+  return s;
+}
+
+void Position::Fen(std::string* out) const {
   // At most 64 + 7 characters of placement and 23 of the other fields: no room checks.
   char buf[96];
   char* t = buf;
@@ -190,7 +196,7 @@ std::string Position::Fen() const {
   t = PutNumber(t, halfmove_);
   *t++ = ' ';
   t = PutNumber(t, fullmove_);
-  return std::string(buf, size_t(t - buf));
+  out->assign(buf, size_t(t - buf));
 }
 
 }  // namespace tablero::chess

@@ -42,6 +42,7 @@ class Position {
   // The en passant square is written only when an en passant capture is legal, so equal
   // positions (in the repetition sense) give equal FENs up to the move counters.
   std::string Fen() const;
+  void Fen(std::string* out) const;  // into `out`, keeping its room
 
   // Compact binary form for encoded game states (packed.cc): occupancy (8 bytes), a nibble
   // per piece in square order, side | castling << 1, en passant file + 1 (0: none), then

@@ -52,6 +52,10 @@ inline uint64_t GetU64(const char* p) {
 // Inline: decoders and encoders call these once per byte on every rules request.
 class ByteWriter {
  public:
+  ByteWriter() = default;
+  // Writes into `room`'s buffer, emptied first: an encoder handed the string of its last
+  // state allocates nothing (Game::EncodeInto).
+  explicit ByteWriter(std::string&& room) : out_(std::move(room)) { out_.clear(); }
   void U8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
   void Varint(uint64_t v) {
     char b[10];

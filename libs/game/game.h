@@ -161,6 +161,10 @@ struct PublicView {
   std::optional<int> draw_offer_by;  // chess: seat with a pending draw offer
 };
 
+// The view's last move, engaged and emptied (seat -1, no path, empty strings) but keeping
+// the room of its path and strings: what Game::ViewRefs fills it through.
+Move& ReusedLastMove(PublicView* view);
+
 // Non-move actions. Engines refuse with FAILED_PRECONDITION what their rules forbid
 // (e.g. shogi has no resignation; draw offers only after both sides have moved).
 enum class Action : uint8_t { kResign, kOfferDraw, kAcceptDraw, kDeclineDraw, kClaimDraw };
@@ -200,8 +204,12 @@ class Game {
   // Compact binary encoding of the full state (options, history needed for repetition,
   // pending offers...). Decode(Encode()) continues the game exactly.
   virtual std::string Encode() const = 0;
+  // Encode() into `*out`, reusing its room: the rules service keeps one string per thread.
+  virtual void EncodeInto(std::string* out) const { *out = Encode(); }
   // The view (below) with its pieces as PieceRefs in `pieces`, in the same order;
-  // view->pieces is left empty.
+  // view->pieces is left empty. A view kept from an earlier call may be passed (its
+  // vectors cleared, last_move as it was): last_move is then set through ReusedLastMove,
+  // or reset when there is none, so that its path and strings keep their room.
   virtual void ViewRefs(PublicView* view, std::vector<PieceRef>* pieces) const = 0;
   // ViewRefs with the pieces made into PieceViews.
   PublicView View() const;

@@ -36,6 +36,7 @@ class Shogi4Game final : public game::Game {
                                                absl::string_view move_text) override;
   game::Result result() const override;
   std::string Encode() const override;
+  void EncodeInto(std::string* state) const override;
   // The state in encoding version 1 (options as text, position as text), which Decode
   // still reads: for tests, and for a roll-back to a release that reads only version 1.
   std::string EncodeV1() const;
@@ -74,6 +75,7 @@ class Shogi4Game final : public game::Game {
   // repetition rule, out of line (rare).
   [[gnu::noinline]] bool CanMoveRepeating(const Position& p, int seat);
   game::Move ToMove(Move m, int seat) const;
+  void ToMoveInto(Move m, int seat, game::Move* g) const;  // g empty (ReusedLastMove)
   std::string WhyIllegal(Move m) const;
   // Encode's and EncodeV1's common end: ending, last mover, history, last move.
   void WriteTail(game::ByteWriter& w) const;

@@ -110,19 +110,23 @@ void Shogi4Game::Legal(const Position& pos, std::vector<Move>* out) const {
 
 game::Move Shogi4Game::ToMove(Move m, int seat) const {
   game::Move g;
-  g.seat = seat;
-  if (IsDrop(m)) {
-    g.path.emplace_back(SquareNameView(MoveTo(m)));
-    g.drop = PieceName(DropType(m));
-  } else {
-    g.path.reserve(2);
-    g.path.emplace_back(SquareNameView(MoveFrom(m)));
-    g.path.emplace_back(SquareNameView(MoveTo(m)));
-    if (IsPromotion(m)) g.promotion.push_back('+');
-  }
-  g.notation = MoveText(m);
-  g.display = g.notation;
+  ToMoveInto(m, seat, &g);
   return g;
+}
+
+void Shogi4Game::ToMoveInto(Move m, int seat, game::Move* g) const {
+  g->seat = seat;
+  if (IsDrop(m)) {
+    g->path.emplace_back(SquareNameView(MoveTo(m)));
+    g->drop = PieceName(DropType(m));
+  } else {
+    g->path.reserve(2);
+    g->path.emplace_back(SquareNameView(MoveFrom(m)));
+    g->path.emplace_back(SquareNameView(MoveTo(m)));
+    if (IsPromotion(m)) g->promotion.push_back('+');
+  }
+  g->notation = MoveText(m);
+  g->display = g->notation;
 }
 
 std::vector<game::Move> Shogi4Game::LegalMoves() const {
@@ -490,7 +494,7 @@ void Shogi4Game::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* p
     }
   }
   if (last_ != 0) {
-    v.last_move = ToMove(last_, last_seat_);
+    ToMoveInto(last_, last_seat_, &game::ReusedLastMove(&v));
   } else {
     v.last_move.reset();
   }

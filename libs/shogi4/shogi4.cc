@@ -351,7 +351,13 @@ char* PutVarint(char* p, uint64_t v) {
 }  // namespace
 
 std::string Shogi4Game::Encode() const {
-  game::ByteWriter w;
+  std::string s;
+  EncodeInto(&s);
+  return s;
+}
+
+void Shogi4Game::EncodeInto(std::string* state) const {
+  game::ByteWriter w(std::move(*state));
   w.BeginState(game::Kind::kShogi4, kVersion, 96 + 2 * kSquares + history_.size());
   // The options and the position (at most 211 bytes) through a pointer, then in one go.
   char bytes[256];
@@ -388,7 +394,7 @@ std::string Shogi4Game::Encode() const {
   p = PutVarint(p, pos_.ply);
   w.Raw(absl::string_view(bytes, static_cast<size_t>(p - bytes)));
   WriteTail(w);
-  return w.FinishState();
+  *state = w.FinishState();
 }
 
 // What both versions write after the position: the ending, the last mover, the history

@@ -265,7 +265,7 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const ApplyMoveAr
   if (!events.ok()) return refuse(events.status());
   metrics.Moved(*kind);
 
-  out->state = game.Encode();
+  game.EncodeInto(&out->state);
   game.ViewRefs(&out->view, &out->pieces);
   out->kind = game.kind();
   // Text moves come back from the parser fully filled in; a structured move is completed
@@ -314,13 +314,13 @@ grpc::Status RulesService::ApplyMoveBytes(grpc::ServerContextBase* ctx, absl::st
 
 void RulesService::Applied::Clear() {
   // Only the view: the engines fill it in place, while Apply assigns state, kind, events,
-  // result and move on every path that writes an answer.
+  // result and move on every path that writes an answer. last_move stays: the engines
+  // refill it through game::ReusedLastMove (keeping its room) or reset it.
   view.pieces.clear();
   for (auto& hand : view.hands) hand.clear();
   view.to_move = -1;
   view.in_check.clear();
   view.active.clear();
-  view.last_move.reset();
   view.position.clear();
   view.ply = 0;
   view.draw_offer_by.reset();
