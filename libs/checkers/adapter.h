@@ -53,6 +53,7 @@ class CheckersGame final : public game::Game {
   absl::StatusOr<std::vector<game::Event>> Act(int seat, game::Action action,
                                                absl::string_view move_text) override;
   game::Result result() const override;
+  void ResultInto(game::Result* r) const override;
   std::string Encode() const override;
   void EncodeInto(std::string* state) const override;
   void ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const override;

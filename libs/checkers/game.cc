@@ -350,10 +350,14 @@ absl::StatusOr<std::vector<Event>> CheckersGame::Act(int seat, game::Action acti
 
 game::Result CheckersGame::result() const {
   game::Result r;
-  r.over = st_.over();
-  r.places.assign(st_.place, st_.place + st_.layout.seats);
-  r.reason = ReasonName(st_.reason);
+  ResultInto(&r);
   return r;
+}
+
+void CheckersGame::ResultInto(game::Result* r) const {
+  r->over = st_.over();
+  r->places.assign(st_.place, st_.place + st_.layout.seats);
+  r->reason = ReasonName(st_.reason);
 }
 
 void CheckersGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const {

@@ -57,9 +57,14 @@ ChessGame::ChessGame(std::shared_ptr<const game::Options> options, const Positio
 }
 
 game::Result ChessGame::result() const {
-  game::Result r = result_;
-  if (r.places.empty()) r.places = {0, 0};  // running: nobody placed yet
+  game::Result r;
+  ResultInto(&r);
   return r;
+}
+
+void ChessGame::ResultInto(game::Result* r) const {
+  *r = result_;
+  if (r->places.empty()) r->places.assign(2, 0);  // running: nobody placed yet
 }
 
 int ChessGame::RepetitionCount() const {

@@ -40,6 +40,7 @@ class ChessGame final : public game::Game {
   absl::StatusOr<std::vector<game::Event>> Act(int seat, game::Action action,
                                                absl::string_view move_text) override;
   game::Result result() const override;
+  void ResultInto(game::Result* r) const override;
 
   std::string Encode() const override;
   void EncodeInto(std::string* state) const override;

@@ -200,6 +200,8 @@ class Game {
                                                  absl::string_view move_text) = 0;
 
   virtual Result result() const = 0;
+  // result() into `*out`, reusing the room of its places and reason.
+  virtual void ResultInto(Result* out) const { *out = result(); }
 
   // Compact binary encoding of the full state (options, history needed for repetition,
   // pending offers...). Decode(Encode()) continues the game exactly.

@@ -35,6 +35,7 @@ class Shogi4Game final : public game::Game {
   absl::StatusOr<std::vector<game::Event>> Act(int seat, game::Action action,
                                                absl::string_view move_text) override;
   game::Result result() const override;
+  void ResultInto(game::Result* r) const override;
   std::string Encode() const override;
   void EncodeInto(std::string* state) const override;
   // The state in encoding version 1 (options as text, position as text), which Decode

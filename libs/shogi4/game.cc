@@ -455,11 +455,15 @@ absl::StatusOr<std::vector<Event>> Shogi4Game::Act(int, game::Action action, abs
 
 game::Result Shogi4Game::result() const {
   game::Result r;
-  r.over = Over();
-  auto places = Places(pos_);
-  r.places.assign(places.begin(), places.end());
-  r.reason = EndReasonName(pos_.over);
+  ResultInto(&r);
   return r;
+}
+
+void Shogi4Game::ResultInto(game::Result* r) const {
+  r->over = Over();
+  auto places = Places(pos_);
+  r->places.assign(places.begin(), places.end());
+  r->reason = EndReasonName(pos_.over);
 }
 
 void Shogi4Game::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pieces) const {

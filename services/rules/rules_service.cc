@@ -272,7 +272,7 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const ApplyMoveAr
   // by the engine's record of the last move (notation computed before the move).
   if (!text && out->view.last_move) out->move = *out->view.last_move;
   out->events = *std::move(events);
-  out->result = game.result();
+  game.ResultInto(&out->result);
   if (cache_.enabled()) cache_.Insert(out->state, std::move(*g));
   return grpc::Status();
 }
