@@ -437,13 +437,18 @@ int main(int argc, char** argv) {
                 &rng, &t.reqs, &t.answers)) {
       return 1;
     }
-    size_t bytes = 0;
+    size_t bytes = 0, request_bytes = 0, answer_bytes = 0;
     for (const auto& r : t.reqs) {
       bytes += r.state().size();
       t.wire.push_back(r.SerializeAsString());
+      request_bytes += t.wire.back().size();
     }
-    std::printf("recorded %-8s %6zu (state, move) pairs, mean state %zu bytes\n", t.name.c_str(),
-                t.reqs.size(), t.reqs.empty() ? 0 : bytes / t.reqs.size());
+    for (const std::string& a : t.answers) answer_bytes += a.size();
+    // The bytes moved weigh on both sides (benchmarks/rules_answer_bytes.py splits them).
+    const size_t n = std::max<size_t>(1, t.reqs.size());
+    std::printf(
+        "recorded %-8s %6zu (state, move) pairs, mean state %zu bytes, request %zu, answer %zu\n",
+        t.name.c_str(), t.reqs.size(), bytes / n, request_bytes / n, answer_bytes / n);
     by_kind.push_back(std::move(t));
   }
   if (const std::string save = absl::GetFlag(FLAGS_save_traffic); !save.empty()) {
