@@ -113,13 +113,9 @@ std::string PositionText(const State& st) {
     const int s = OwnerOf(st.cell[h]);
     if (s < n) holes[s][count[s]++] = static_cast<uint8_t>(h);
   });
-  return PositionText(st, holes, count);
-}
-
-std::string PositionText(const State& st, const uint8_t (*holes)[kHoles], const int* count) {
-  std::string s;
-  PositionText(st, holes, count, &s);
-  return s;
+  std::string text;
+  PositionText(st, holes, count, &text);
+  return text;
 }
 
 void PositionText(const State& st, const uint8_t (*holes)[kHoles], const int* count,

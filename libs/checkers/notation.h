@@ -42,9 +42,7 @@ absl::StatusOr<std::vector<uint8_t>> ParsePath(absl::string_view text);
 
 std::string PositionText(const State& st);
 // The same from the holes of each seat in hole order (holes[s][0..count[s])), for a caller
-// that walks the board anyway.
-std::string PositionText(const State& st, const uint8_t (*holes)[kHoles], const int* count);
-// The same into `out`, keeping its room.
+// that walks the board anyway, into `out` (keeping its room).
 void PositionText(const State& st, const uint8_t (*holes)[kHoles], const int* count,
                   std::string* out);
 
