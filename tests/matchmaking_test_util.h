@@ -36,13 +36,15 @@ struct Svc {
   std::string addr;
   int metrics_port = 0;
 
-  Svc(const std::string& binary, std::vector<std::string> args, bool db) {
+  // db: the test database, or `url` when given.
+  Svc(const std::string& binary, std::vector<std::string> args, bool db,
+      const std::string& url = "") {
     addr = "127.0.0.1:" + std::to_string(FreePort());
     metrics_port = FreePort();
     args.push_back("--listen=" + addr);
     args.push_back("--metrics_listen=127.0.0.1:" + std::to_string(metrics_port));
     std::map<std::string, std::string> env;
-    if (db) env["TABLERO_DATABASE_URL"] = TestDatabaseUrl();
+    if (db) env["TABLERO_DATABASE_URL"] = url.empty() ? TestDatabaseUrl() : url;
     proc = std::make_unique<Process>(BinPath(binary), args, env);
     EXPECT_EQ(WaitHealth(addr, "SERVING", 30), "SERVING") << proc->log();
   }
@@ -61,14 +63,14 @@ class Stack {
     for (auto& r : replicas_)
       std::fprintf(stderr, "--- %s\n%s", r->addr.c_str(), r->proc->log().c_str());
   }
-  // Returns the replica's index.
-  int AddReplica(std::vector<std::string> flags = {}) {
+  // Returns the replica's index. `url`: another database than the test one.
+  int AddReplica(std::vector<std::string> flags = {}, const std::string& url = "") {
     flags.push_back("--rules_addr=" + rules_->addr);
     flags.push_back("--bot_addr=" + bot_->addr);
     // Empty unless a test runs one: replicas of other tests (sharing the database) must
     // not try to deliver the rating outbox to a default address.
     flags.push_back("--rating_addr=" + rating_addr);
-    replicas_.push_back(std::make_unique<Svc>("matchmaking", flags, true));
+    replicas_.push_back(std::make_unique<Svc>("matchmaking", flags, true, url));
     stubs_.push_back(v1::Matchmaking::NewStub(
         grpc::CreateChannel(replicas_.back()->addr, grpc::InsecureChannelCredentials())));
     return static_cast<int>(replicas_.size()) - 1;

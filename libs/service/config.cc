@@ -26,6 +26,9 @@ ABSL_FLAG(int, max_message_bytes, 1 << 20, "largest gRPC message accepted, in by
 ABSL_FLAG(int, grpc_threads, 32,
           "gRPC worker threads kept alive while idle (more are started under load; fewer "
           "means threads are created and destroyed as the load varies)");
+ABSL_FLAG(int, grpc_max_threads, 256,
+          "most threads the sync server runs calls on (a burst beyond them waits for a "
+          "thread or is refused with RESOURCE_EXHAUSTED); 0: no bound");
 ABSL_FLAG(std::string, log_level, "info", "least severe log level printed: debug|info|warn|error");
 
 extern char** environ;

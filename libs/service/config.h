@@ -22,6 +22,7 @@ ABSL_DECLARE_FLAG(std::string, matchmaking_addr);
 ABSL_DECLARE_FLAG(double, drain_seconds);   // graceful shutdown deadline
 ABSL_DECLARE_FLAG(int, max_message_bytes);  // largest request accepted
 ABSL_DECLARE_FLAG(int, grpc_threads);       // idle sync-server threads kept
+ABSL_DECLARE_FLAG(int, grpc_max_threads);   // most sync-server threads
 ABSL_DECLARE_FLAG(std::string, log_level);  // debug, info, warn, error
 
 namespace tablero::service {

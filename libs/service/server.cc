@@ -30,6 +30,7 @@ ServerOptions OptionsFromFlags() {
   o.drain = absl::Seconds(absl::GetFlag(FLAGS_drain_seconds));
   o.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   o.threads = absl::GetFlag(FLAGS_grpc_threads);
+  o.max_threads = absl::GetFlag(FLAGS_grpc_max_threads);
   Level level;
   if (ParseLogLevel(absl::GetFlag(FLAGS_log_level), &level)) SetLogLevel(level);
   return o;
@@ -79,6 +80,14 @@ absl::Status Server::Start() {
     // CPU in clone/mmap/munmap under its load benchmark).
     builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS,
                                 options_.threads);
+  }
+  if (options_.max_threads > 0) {
+    // The sync server otherwise starts a thread for every call in flight: a burst of
+    // thousands of calls would be thousands of threads. Callback methods (Watch, the
+    // rules service) do not count against this.
+    grpc::ResourceQuota quota("sync-server");
+    quota.SetMaxThreads(options_.max_threads);
+    builder.SetResourceQuota(quota);
   }
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> icpt;
   icpt.push_back(std::make_unique<MetricsInterceptorFactory>(metrics_.get()));

@@ -45,6 +45,7 @@ struct ServerOptions {
   absl::Duration drain;        // from --drain_seconds
   int max_message_bytes = 0;   // from --max_message_bytes
   int threads = 0;             // from --grpc_threads; 0 = gRPC's default
+  int max_threads = 0;         // from --grpc_max_threads; 0 = no bound
 };
 // Options from the shared flags.
 ServerOptions OptionsFromFlags();
