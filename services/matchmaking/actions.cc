@@ -6,7 +6,7 @@
 
 namespace tablero::matchmaking {
 
-grpc::Status MatchmakingService::Act(grpc::ServerContext* ctx, const std::string& game_id,
+grpc::Status MatchmakingService::Act(grpc::ServerContextBase* ctx, const std::string& game_id,
                                      v1::Action action, const std::string& move_text,
                                      const google::protobuf::Int32Value* expected_ply,
                                      v1::GameActionResponse* resp) {
@@ -47,25 +47,25 @@ grpc::Status MatchmakingService::Act(grpc::ServerContext* ctx, const std::string
   return grpc::Status::OK;
 }
 
-grpc::Status MatchmakingService::Resign(grpc::ServerContext* ctx, const v1::ResignRequest* req,
+grpc::Status MatchmakingService::Resign(grpc::ServerContextBase* ctx, const v1::ResignRequest* req,
                                         v1::GameActionResponse* resp) {
   return Act(ctx, req->game_id(), v1::RESIGN, "", nullptr, resp);
 }
 
-grpc::Status MatchmakingService::OfferDraw(grpc::ServerContext* ctx,
+grpc::Status MatchmakingService::OfferDraw(grpc::ServerContextBase* ctx,
                                            const v1::OfferDrawRequest* req,
                                            v1::GameActionResponse* resp) {
   return Act(ctx, req->game_id(), v1::OFFER_DRAW, "", nullptr, resp);
 }
 
-grpc::Status MatchmakingService::RespondDraw(grpc::ServerContext* ctx,
+grpc::Status MatchmakingService::RespondDraw(grpc::ServerContextBase* ctx,
                                              const v1::RespondDrawRequest* req,
                                              v1::GameActionResponse* resp) {
   return Act(ctx, req->game_id(), req->accept() ? v1::ACCEPT_DRAW : v1::DECLINE_DRAW, "", nullptr,
              resp);
 }
 
-grpc::Status MatchmakingService::ClaimDraw(grpc::ServerContext* ctx,
+grpc::Status MatchmakingService::ClaimDraw(grpc::ServerContextBase* ctx,
                                            const v1::ClaimDrawRequest* req,
                                            v1::GameActionResponse* resp) {
   return Act(ctx, req->game_id(), v1::CLAIM_DRAW, req->move_text(),

@@ -84,7 +84,7 @@ absl::Status MatchmakingService::StartIn(pqxx::transaction_base& w, const v1::Ro
   return CreateGame(w, room, seats, ng.first_seat(), *created, out);
 }
 
-grpc::Status MatchmakingService::StartGame(grpc::ServerContext* ctx,
+grpc::Status MatchmakingService::StartGame(grpc::ServerContextBase* ctx,
                                            const v1::StartGameRequest* req, v1::Game* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
@@ -103,8 +103,8 @@ grpc::Status MatchmakingService::StartGame(grpc::ServerContext* ctx,
   return ToGrpc(s);
 }
 
-grpc::Status MatchmakingService::Rematch(grpc::ServerContext* ctx, const v1::RematchRequest* req,
-                                         v1::Game* resp) {
+grpc::Status MatchmakingService::Rematch(grpc::ServerContextBase* ctx,
+                                         const v1::RematchRequest* req, v1::Game* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
@@ -153,13 +153,14 @@ grpc::Status MatchmakingService::Rematch(grpc::ServerContext* ctx, const v1::Rem
   return ToGrpc(s);
 }
 
-grpc::Status MatchmakingService::GetGame(grpc::ServerContext*, const v1::GetGameRequest* req,
+grpc::Status MatchmakingService::GetGame(grpc::ServerContextBase*, const v1::GetGameRequest* req,
                                          v1::Game* resp) {
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
   return ToGrpc(Tx([&](pqxx::work& w) { return LoadGame(w, req->game_id(), resp); }));
 }
 
-grpc::Status MatchmakingService::MakeMove(grpc::ServerContext* ctx, const v1::MakeMoveRequest* req,
+grpc::Status MatchmakingService::MakeMove(grpc::ServerContextBase* ctx,
+                                          const v1::MakeMoveRequest* req,
                                           v1::MakeMoveResponse* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
@@ -210,7 +211,7 @@ grpc::Status MatchmakingService::MakeMove(grpc::ServerContext* ctx, const v1::Ma
   return grpc::Status::OK;
 }
 
-grpc::Status MatchmakingService::ListLegalMoves(grpc::ServerContext*,
+grpc::Status MatchmakingService::ListLegalMoves(grpc::ServerContextBase*,
                                                 const v1::ListLegalMovesRequest* req,
                                                 v1::ListLegalMovesResponse* resp) {
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);

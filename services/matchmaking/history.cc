@@ -29,7 +29,7 @@ bool ParsePageToken(const std::string& token, int64_t* us, std::string* id) {
 
 }  // namespace
 
-grpc::Status MatchmakingService::ListGames(grpc::ServerContext* ctx,
+grpc::Status MatchmakingService::ListGames(grpc::ServerContextBase* ctx,
                                            const v1::ListPlayerGamesRequest* req,
                                            v1::ListPlayerGamesResponse* resp) {
   auto caller = Authenticate(ctx, req->player_id().empty());
@@ -78,7 +78,7 @@ grpc::Status MatchmakingService::ListGames(grpc::ServerContext* ctx,
   return ToGrpc(s);
 }
 
-grpc::Status MatchmakingService::GetGameMoves(grpc::ServerContext*,
+grpc::Status MatchmakingService::GetGameMoves(grpc::ServerContextBase*,
                                               const v1::GetGameMovesRequest* req,
                                               v1::GetGameMovesResponse* resp) {
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
@@ -112,7 +112,8 @@ grpc::Status MatchmakingService::GetGameMoves(grpc::ServerContext*,
   return ToGrpc(s);
 }
 
-grpc::Status MatchmakingService::ExportPgn(grpc::ServerContext*, const v1::ExportPgnRequest* req,
+grpc::Status MatchmakingService::ExportPgn(grpc::ServerContextBase*,
+                                           const v1::ExportPgnRequest* req,
                                            v1::ExportPgnResponse* resp) {
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
   v1::Game g;

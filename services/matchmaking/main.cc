@@ -5,6 +5,7 @@
 #include "libs/service/config.h"
 #include "libs/service/log.h"
 #include "libs/service/server.h"
+#include "services/matchmaking/api.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/store.h"
 
@@ -29,6 +30,8 @@ ABSL_FLAG(int, watch_queue_events, 256,
 ABSL_FLAG(double, watch_sweep_seconds, 10,
           "Period of the check of every watched room against the database (lost notifications)");
 ABSL_FLAG(int, watch_workers, 4, "Threads opening and closing Watch streams (database work)");
+ABSL_FLAG(int, unary_workers, 16,
+          "Unary calls handled at once (the rest wait in line; they hold no thread)");
 ABSL_FLAG(int, feed_readers, 2, "Threads reading watched rooms' new events");
 ABSL_FLAG(int, code_failures_per_minute, 20,
           "Unknown invite codes one peer address may try per minute");
@@ -66,7 +69,8 @@ int main(int argc, char** argv) {
   mm::SetTurnTimeScale(absl::GetFlag(FLAGS_turn_time_scale));
   mm::SetGraceSeconds(absl::GetFlag(FLAGS_grace_seconds));
   mm::MatchmakingService service(config, &metrics);
-  server.AddService(&service, "tablero.v1.Matchmaking");
+  mm::MatchmakingApi api(&service, absl::GetFlag(FLAGS_unary_workers));
+  server.AddService(&api, "tablero.v1.Matchmaking");
   server.OnDrain([&service] { service.Drain(); });
   if (!server.Start().ok()) return 1;
   const std::string url = absl::GetFlag(FLAGS_database_url);

@@ -64,13 +64,12 @@ struct Caller {
   std::string name;
 };
 
-// The unary methods run on the sync server's (bounded) threads; Watch runs on the callback
-// API, so an open stream holds no thread (watch_stream.h).
-class MatchmakingService final
-    : public v1::Matchmaking::WithCallbackMethod_Watch<v1::Matchmaking::Service> {
+// The handlers of tablero.v1.Matchmaking; api.h serves them over gRPC's callback API
+// (unary handlers on a bounded set of threads, Watch streams on none).
+class MatchmakingService final {
  public:
   MatchmakingService(Config config, Metrics* metrics);
-  ~MatchmakingService() override;
+  ~MatchmakingService();
 
   // Background work and the LISTEN connection; call once the schema is migrated.
   void StartBackground();
@@ -78,53 +77,52 @@ class MatchmakingService final
   void Drain();
 
   // Players.
-  grpc::Status CreateGuest(grpc::ServerContext*, const v1::CreateGuestRequest*,
-                           v1::CreateGuestResponse*) override;
-  grpc::Status UpdateGuest(grpc::ServerContext*, const v1::UpdateGuestRequest*,
-                           v1::Player*) override;
-  grpc::Status GetMe(grpc::ServerContext*, const v1::GetMeRequest*, v1::GetMeResponse*) override;
-  grpc::Status GetPlayers(grpc::ServerContext*, const v1::GetPlayersRequest*,
-                          v1::GetPlayersResponse*) override;
+  grpc::Status CreateGuest(grpc::ServerContextBase*, const v1::CreateGuestRequest*,
+                           v1::CreateGuestResponse*);
+  grpc::Status UpdateGuest(grpc::ServerContextBase*, const v1::UpdateGuestRequest*, v1::Player*);
+  grpc::Status GetMe(grpc::ServerContextBase*, const v1::GetMeRequest*, v1::GetMeResponse*);
+  grpc::Status GetPlayers(grpc::ServerContextBase*, const v1::GetPlayersRequest*,
+                          v1::GetPlayersResponse*);
   // Rooms.
-  grpc::Status CreateRoom(grpc::ServerContext*, const v1::CreateRoomRequest*, v1::Room*) override;
-  grpc::Status GetRoom(grpc::ServerContext*, const v1::GetRoomRequest*, v1::Room*) override;
-  grpc::Status JoinRoom(grpc::ServerContext*, const v1::JoinRoomRequest*,
-                        v1::JoinRoomResponse*) override;
-  grpc::Status LeaveRoom(grpc::ServerContext*, const v1::LeaveRoomRequest*,
-                         v1::LeaveRoomResponse*) override;
-  grpc::Status UpdateRoomSettings(grpc::ServerContext*, const v1::UpdateRoomSettingsRequest*,
-                                  v1::Room*) override;
+  grpc::Status CreateRoom(grpc::ServerContextBase*, const v1::CreateRoomRequest*, v1::Room*);
+  grpc::Status GetRoom(grpc::ServerContextBase*, const v1::GetRoomRequest*, v1::Room*);
+  grpc::Status JoinRoom(grpc::ServerContextBase*, const v1::JoinRoomRequest*,
+                        v1::JoinRoomResponse*);
+  grpc::Status LeaveRoom(grpc::ServerContextBase*, const v1::LeaveRoomRequest*,
+                         v1::LeaveRoomResponse*);
+  grpc::Status UpdateRoomSettings(grpc::ServerContextBase*, const v1::UpdateRoomSettingsRequest*,
+                                  v1::Room*);
   // Games.
-  grpc::Status StartGame(grpc::ServerContext*, const v1::StartGameRequest*, v1::Game*) override;
-  grpc::Status Rematch(grpc::ServerContext*, const v1::RematchRequest*, v1::Game*) override;
-  grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest*, v1::Game*) override;
-  grpc::Status MakeMove(grpc::ServerContext*, const v1::MakeMoveRequest*,
-                        v1::MakeMoveResponse*) override;
-  grpc::Status ListLegalMoves(grpc::ServerContext*, const v1::ListLegalMovesRequest*,
-                              v1::ListLegalMovesResponse*) override;
-  grpc::Status Resign(grpc::ServerContext*, const v1::ResignRequest*,
-                      v1::GameActionResponse*) override;
-  grpc::Status OfferDraw(grpc::ServerContext*, const v1::OfferDrawRequest*,
-                         v1::GameActionResponse*) override;
-  grpc::Status RespondDraw(grpc::ServerContext*, const v1::RespondDrawRequest*,
-                           v1::GameActionResponse*) override;
-  grpc::Status ClaimDraw(grpc::ServerContext*, const v1::ClaimDrawRequest*,
-                         v1::GameActionResponse*) override;
+  grpc::Status StartGame(grpc::ServerContextBase*, const v1::StartGameRequest*, v1::Game*);
+  grpc::Status Rematch(grpc::ServerContextBase*, const v1::RematchRequest*, v1::Game*);
+  grpc::Status GetGame(grpc::ServerContextBase*, const v1::GetGameRequest*, v1::Game*);
+  grpc::Status MakeMove(grpc::ServerContextBase*, const v1::MakeMoveRequest*,
+                        v1::MakeMoveResponse*);
+  grpc::Status ListLegalMoves(grpc::ServerContextBase*, const v1::ListLegalMovesRequest*,
+                              v1::ListLegalMovesResponse*);
+  grpc::Status Resign(grpc::ServerContextBase*, const v1::ResignRequest*, v1::GameActionResponse*);
+  grpc::Status OfferDraw(grpc::ServerContextBase*, const v1::OfferDrawRequest*,
+                         v1::GameActionResponse*);
+  grpc::Status RespondDraw(grpc::ServerContextBase*, const v1::RespondDrawRequest*,
+                           v1::GameActionResponse*);
+  grpc::Status ClaimDraw(grpc::ServerContextBase*, const v1::ClaimDrawRequest*,
+                         v1::GameActionResponse*);
   // History.
-  grpc::Status ListGames(grpc::ServerContext*, const v1::ListPlayerGamesRequest*,
-                         v1::ListPlayerGamesResponse*) override;
-  grpc::Status GetGameMoves(grpc::ServerContext*, const v1::GetGameMovesRequest*,
-                            v1::GetGameMovesResponse*) override;
-  grpc::Status ExportPgn(grpc::ServerContext*, const v1::ExportPgnRequest*,
-                         v1::ExportPgnResponse*) override;
+  grpc::Status ListGames(grpc::ServerContextBase*, const v1::ListPlayerGamesRequest*,
+                         v1::ListPlayerGamesResponse*);
+  grpc::Status GetGameMoves(grpc::ServerContextBase*, const v1::GetGameMovesRequest*,
+                            v1::GetGameMovesResponse*);
+  grpc::Status ExportPgn(grpc::ServerContextBase*, const v1::ExportPgnRequest*,
+                         v1::ExportPgnResponse*);
   // Quick match.
-  grpc::Status JoinQueue(grpc::ServerContext*, const v1::JoinQueueRequest*, v1::Ticket*) override;
-  grpc::Status GetTicket(grpc::ServerContext*, const v1::GetTicketRequest*, v1::Ticket*) override;
-  grpc::Status CancelQueue(grpc::ServerContext*, const v1::CancelQueueRequest*,
-                           v1::Ticket*) override;
+  grpc::Status JoinQueue(grpc::ServerContextBase*, const v1::JoinQueueRequest*, v1::Ticket*);
+  grpc::Status GetTicket(grpc::ServerContextBase*, const v1::GetTicketRequest*, v1::Ticket*);
+  grpc::Status CancelQueue(grpc::ServerContextBase*, const v1::CancelQueueRequest*, v1::Ticket*);
   // Watching.
   grpc::ServerWriteReactor<v1::RoomEvent>* Watch(grpc::CallbackServerContext* ctx,
-                                                 const v1::WatchRequest* req) override;
+                                                 const v1::WatchRequest* req);
+  // Whether the replica drains (unary calls still queued are refused).
+  bool draining() const { return draining_; }
 
  private:
   // pool_.Tx, then the rooms whose events it appended are published to the watchers
@@ -161,7 +159,7 @@ class MatchmakingService final
   absl::StatusOr<v1::Move> BotMove(const GameRow& g);
 
   // Resign / draws (actions.cc).
-  grpc::Status Act(grpc::ServerContext* ctx, const std::string& game_id, v1::Action action,
+  grpc::Status Act(grpc::ServerContextBase* ctx, const std::string& game_id, v1::Action action,
                    const std::string& move_text, const google::protobuf::Int32Value* expected_ply,
                    v1::GameActionResponse* resp);
 

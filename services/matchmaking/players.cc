@@ -13,7 +13,7 @@ void FillPlayer(const pqxx::row& r, v1::Player* p) {
 }
 }  // namespace
 
-grpc::Status MatchmakingService::CreateGuest(grpc::ServerContext*,
+grpc::Status MatchmakingService::CreateGuest(grpc::ServerContextBase*,
                                              const v1::CreateGuestRequest* req,
                                              v1::CreateGuestResponse* resp) {
   std::string name;
@@ -37,7 +37,7 @@ grpc::Status MatchmakingService::CreateGuest(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status MatchmakingService::UpdateGuest(grpc::ServerContext* ctx,
+grpc::Status MatchmakingService::UpdateGuest(grpc::ServerContextBase* ctx,
                                              const v1::UpdateGuestRequest* req, v1::Player* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
@@ -55,7 +55,7 @@ grpc::Status MatchmakingService::UpdateGuest(grpc::ServerContext* ctx,
   return ToGrpc(s);
 }
 
-grpc::Status MatchmakingService::GetMe(grpc::ServerContext* ctx, const v1::GetMeRequest*,
+grpc::Status MatchmakingService::GetMe(grpc::ServerContextBase* ctx, const v1::GetMeRequest*,
                                        v1::GetMeResponse* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
@@ -84,7 +84,8 @@ grpc::Status MatchmakingService::GetMe(grpc::ServerContext* ctx, const v1::GetMe
   return ToGrpc(s);
 }
 
-grpc::Status MatchmakingService::GetPlayers(grpc::ServerContext*, const v1::GetPlayersRequest* req,
+grpc::Status MatchmakingService::GetPlayers(grpc::ServerContextBase*,
+                                            const v1::GetPlayersRequest* req,
                                             v1::GetPlayersResponse* resp) {
   if (req->player_ids_size() > 100) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "player_ids: at most 100");

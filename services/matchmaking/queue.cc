@@ -67,7 +67,7 @@ double MatchmakingService::RatingOf(const std::string& player, v1::RatingPool po
   return 1500;
 }
 
-grpc::Status MatchmakingService::JoinQueue(grpc::ServerContext* ctx,
+grpc::Status MatchmakingService::JoinQueue(grpc::ServerContextBase* ctx,
                                            const v1::JoinQueueRequest* req, v1::Ticket* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
@@ -129,7 +129,7 @@ grpc::Status MatchmakingService::JoinQueue(grpc::ServerContext* ctx,
   return ToGrpc(s);
 }
 
-grpc::Status MatchmakingService::GetTicket(grpc::ServerContext* ctx,
+grpc::Status MatchmakingService::GetTicket(grpc::ServerContextBase* ctx,
                                            const v1::GetTicketRequest* req, v1::Ticket* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
@@ -149,7 +149,7 @@ grpc::Status MatchmakingService::GetTicket(grpc::ServerContext* ctx,
   return ToGrpc(s);
 }
 
-grpc::Status MatchmakingService::CancelQueue(grpc::ServerContext* ctx,
+grpc::Status MatchmakingService::CancelQueue(grpc::ServerContextBase* ctx,
                                              const v1::CancelQueueRequest* req, v1::Ticket* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());

@@ -29,7 +29,7 @@ v1::RoomEvent Joined(pqxx::transaction_base& t, const std::string& room_id,
 
 }  // namespace
 
-grpc::Status MatchmakingService::CreateRoom(grpc::ServerContext* ctx,
+grpc::Status MatchmakingService::CreateRoom(grpc::ServerContextBase* ctx,
                                             const v1::CreateRoomRequest* req, v1::Room* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
@@ -55,8 +55,8 @@ grpc::Status MatchmakingService::CreateRoom(grpc::ServerContext* ctx,
   return ToGrpc(s);
 }
 
-grpc::Status MatchmakingService::GetRoom(grpc::ServerContext* ctx, const v1::GetRoomRequest* req,
-                                         v1::Room* resp) {
+grpc::Status MatchmakingService::GetRoom(grpc::ServerContextBase* ctx,
+                                         const v1::GetRoomRequest* req, v1::Room* resp) {
   std::string id;
   if (req->key_case() == v1::GetRoomRequest::kRoomId) {
     if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
@@ -86,7 +86,8 @@ grpc::Status MatchmakingService::GetRoom(grpc::ServerContext* ctx, const v1::Get
   return ToGrpc(Tx([&](pqxx::work& w) { return LoadRoom(w, id, resp); }));
 }
 
-grpc::Status MatchmakingService::JoinRoom(grpc::ServerContext* ctx, const v1::JoinRoomRequest* req,
+grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
+                                          const v1::JoinRoomRequest* req,
                                           v1::JoinRoomResponse* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
@@ -149,7 +150,7 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContext* ctx, const v1::Jo
   return ToGrpc(s);
 }
 
-grpc::Status MatchmakingService::LeaveRoom(grpc::ServerContext* ctx,
+grpc::Status MatchmakingService::LeaveRoom(grpc::ServerContextBase* ctx,
                                            const v1::LeaveRoomRequest* req,
                                            v1::LeaveRoomResponse*) {
   auto caller = Authenticate(ctx, true);
@@ -190,7 +191,7 @@ grpc::Status MatchmakingService::LeaveRoom(grpc::ServerContext* ctx,
   return ToGrpc(s);
 }
 
-grpc::Status MatchmakingService::UpdateRoomSettings(grpc::ServerContext* ctx,
+grpc::Status MatchmakingService::UpdateRoomSettings(grpc::ServerContextBase* ctx,
                                                     const v1::UpdateRoomSettingsRequest* req,
                                                     v1::Room* resp) {
   auto caller = Authenticate(ctx, true);
