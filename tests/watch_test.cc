@@ -352,6 +352,9 @@ TEST_F(WatchTest, ThousandsOfStreamsOpenAndCloseCleanly) {
   EXPECT_EQ(opened, static_cast<int>(streams.size()));
   EXPECT_EQ(Metric(stack.replica(), "tablero_matchmaking_watch_streams"), streams.size());
   EXPECT_EQ(Metric(stack.replica(), "tablero_matchmaking_watch_rooms"), kRooms);
+  EXPECT_EQ(Metric(stack.replica(), "tablero_db_pool_size"), 16);
+  EXPECT_GE(Metric(stack.replica(), "tablero_db_pool_connections{state=\"idle\"}"), 1);
+  EXPECT_GE(Metric(stack.replica(), "tablero_db_pool_waits_total"), 0);
   EXPECT_EQ(Metric(stack.replica(), "tablero_matchmaking_connected_players"),
             kRooms * kPlayersPerRoom);
   auto db = pqxx::connection(TestDatabaseUrl());

@@ -47,8 +47,14 @@ Conn::~Conn() {
   if (pool_ != nullptr) pool_->Return(std::move(c_));
 }
 
+Pool::Stats Pool::stats() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return Stats{size_, open_, lent_, waits_, wait_seconds_, timeouts_};
+}
+
 void Pool::Return(std::unique_ptr<pqxx::connection> c) {
   std::lock_guard<std::mutex> lock(mu_);
+  --lent_;
   if (c != nullptr && c->is_open()) {
     idle_.push_back(std::move(c));
   } else {
@@ -59,13 +65,23 @@ void Pool::Return(std::unique_ptr<pqxx::connection> c) {
 
 absl::StatusOr<Conn> Pool::Acquire(absl::Duration wait) {
   std::unique_lock<std::mutex> lock(mu_);
-  auto deadline = std::chrono::steady_clock::now() + absl::ToChronoMilliseconds(wait);
-  while (idle_.empty() && open_ >= size_) {
-    if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && idle_.empty() &&
-        open_ >= size_) {
-      return absl::DeadlineExceededError("database pool: no free connection in time");
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + absl::ToChronoMilliseconds(wait);
+  if (idle_.empty() && open_ >= size_) {
+    ++waits_;
+    while (idle_.empty() && open_ >= size_) {
+      if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && idle_.empty() &&
+          open_ >= size_) {
+        ++timeouts_;
+        wait_seconds_ +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return absl::DeadlineExceededError("database pool: no free connection in time");
+      }
     }
+    wait_seconds_ +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
+  ++lent_;
   if (!idle_.empty()) {
     std::unique_ptr<pqxx::connection> c = std::move(idle_.back());
     idle_.pop_back();
@@ -77,6 +93,7 @@ absl::StatusOr<Conn> Pool::Acquire(absl::Duration wait) {
   if (!c.ok()) {
     lock.lock();
     --open_;
+    --lent_;
     cv_.notify_one();
     return c.status();
   }

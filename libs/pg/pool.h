@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -68,6 +69,17 @@ class Pool {
 
   const std::string& url() const { return url_; }
 
+  // For the pool's metrics (pool_metrics.h).
+  struct Stats {
+    int size = 0;             // the most connections it opens
+    int open = 0;             // open now (idle and lent)
+    int in_use = 0;           // lent now
+    int64_t waits = 0;        // acquisitions that found every connection busy
+    double wait_seconds = 0;  // time those spent waiting
+    int64_t timeouts = 0;     // waits that gave up (DEADLINE_EXCEEDED)
+  };
+  Stats stats() const;
+
  private:
   friend class Conn;
   void Return(std::unique_ptr<pqxx::connection> c);
@@ -77,10 +89,13 @@ class Pool {
 
   std::string url_;
   int size_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::vector<std::unique_ptr<pqxx::connection>> idle_;
-  int open_ = 0;  // connections created and not destroyed (idle + lent)
+  std::vector<std::unique_ptr<pqxx::connection>> idle_ ABSL_GUARDED_BY(mu_);
+  int open_ ABSL_GUARDED_BY(mu_) = 0;  // connections created and not destroyed (idle + lent)
+  int lent_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t waits_ ABSL_GUARDED_BY(mu_) = 0, timeouts_ ABSL_GUARDED_BY(mu_) = 0;
+  double wait_seconds_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 // Maps a libpqxx exception to a status: serialization/deadlock -> ABORTED, broken

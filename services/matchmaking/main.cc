@@ -2,6 +2,7 @@
 // start-up, health, reflection, metrics, graceful shutdown (libs/service, libs/pg).
 #include "absl/flags/flag.h"
 #include "libs/pg/bootstrap.h"
+#include "libs/pg/pool_metrics.h"
 #include "libs/service/config.h"
 #include "libs/service/log.h"
 #include "libs/service/server.h"
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
   mm::MatchmakingService service(config, &metrics);
   mm::MatchmakingApi api(&service, absl::GetFlag(FLAGS_unary_workers));
   server.AddService(&api, "tablero.v1.Matchmaking");
+  server.AddCollectable(tablero::pg::PoolMetrics(&service.pool()));
   server.OnDrain([&service] { service.Drain(); });
   if (!server.Start().ok()) return 1;
   const std::string url = absl::GetFlag(FLAGS_database_url);

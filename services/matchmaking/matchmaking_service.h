@@ -121,6 +121,7 @@ class MatchmakingService final {
   // Watching.
   grpc::ServerWriteReactor<v1::RoomEvent>* Watch(grpc::CallbackServerContext* ctx,
                                                  const v1::WatchRequest* req);
+  const pg::Pool& pool() const { return pool_; }
   // Whether the replica drains (unary calls still queued are refused).
   bool draining() const { return draining_; }
 

@@ -3,6 +3,7 @@
 #include "absl/flags/flag.h"
 #include "libs/pg/bootstrap.h"
 #include "libs/pg/pool.h"
+#include "libs/pg/pool_metrics.h"
 #include "libs/service/config.h"
 #include "libs/service/log.h"
 #include "libs/service/server.h"
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   tablero::rating::Store store(&pool, *config);
   tablero::rating::RatingService service(&store, server.registry());
   server.AddService(&service, "tablero.v1.Rating");
+  server.AddCollectable(tablero::pg::PoolMetrics(&pool));
   if (!server.Start().ok()) return 1;
   tablero::pg::Bootstrap db(absl::GetFlag(FLAGS_database_url), "rating",
                             tablero::pg::RatingMigrations());

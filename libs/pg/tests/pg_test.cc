@@ -171,6 +171,30 @@ TEST_F(PgTest, DeadlockIsRetriedByTx) {
             2);
 }
 
+TEST_F(PgTest, PoolCountsConnectionsInUseAndWaits) {
+  Pool pool(Url(), 1);
+  EXPECT_EQ(pool.stats().size, 1);
+  EXPECT_EQ(pool.stats().in_use, 0);
+  {
+    auto held = pool.Acquire();
+    ASSERT_TRUE(held.ok()) << held.status();
+    EXPECT_EQ(pool.stats().in_use, 1);
+    EXPECT_EQ(pool.stats().open, 1);
+    auto none = pool.Acquire(absl::Milliseconds(50));
+    EXPECT_EQ(none.status().code(), absl::StatusCode::kDeadlineExceeded);
+    Pool::Stats s = pool.stats();
+    EXPECT_EQ(s.waits, 1);
+    EXPECT_EQ(s.timeouts, 1);
+    EXPECT_GE(s.wait_seconds, 0.04);
+  }
+  Pool::Stats s = pool.stats();
+  EXPECT_EQ(s.in_use, 0);
+  EXPECT_EQ(s.open, 1) << "returned to the pool, still open";
+  auto again = pool.Acquire();
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(pool.stats().waits, 1) << "a free connection is no wait";
+}
+
 TEST(PgPool, UnreachableDatabaseIsUnavailable) {
   Pool pool("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", 1);
   absl::Status s = pool.Ping();
