@@ -406,7 +406,13 @@ int RunFanout() {
       ply = 0;
     }
   }
-  std::this_thread::sleep_for(std::chrono::seconds(2));
+  // Until every watcher has the last move (or 30 s).
+  for (int i = 0; i < 300 && !seqs.empty(); ++i) {
+    bool all = true;
+    for (auto& s : watchers) all = all && s->ArrivalOf(seqs.back()).seq != 0;
+    if (all) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
   // From the event's own time (stamped by the replica as it commits) to its arrival at the
   // last of the watchers; both on this machine's clock.
   std::vector<double> ms;

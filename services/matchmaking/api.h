@@ -46,7 +46,8 @@ namespace tablero::matchmaking {
   X(GetTicket, GetTicketRequest, Ticket)                           \
   X(CancelQueue, CancelQueueRequest, Ticket)
 
-class MatchmakingApi final : public v1::Matchmaking::CallbackService {
+class MatchmakingApi final
+    : public v1::Matchmaking::WithRawCallbackMethod_Watch<v1::Matchmaking::CallbackService> {
  public:
   // `threads`: unary calls handled at once (--unary_workers).
   MatchmakingApi(MatchmakingService* service, int threads) : service_(service), work_(threads) {}
@@ -59,9 +60,9 @@ class MatchmakingApi final : public v1::Matchmaking::CallbackService {
   TABLERO_MATCHMAKING_UNARY(TABLERO_MATCHMAKING_ADAPT)
 #undef TABLERO_MATCHMAKING_ADAPT
 
-  grpc::ServerWriteReactor<v1::RoomEvent>* Watch(grpc::CallbackServerContext* ctx,
-                                                 const v1::WatchRequest* req) override {
-    return service_->Watch(ctx, req);
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* Watch(grpc::CallbackServerContext* ctx,
+                                                    const grpc::ByteBuffer* request) override {
+    return service_->Watch(ctx, request);
   }
 
   // Calls waiting for a worker.

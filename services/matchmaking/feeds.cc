@@ -7,6 +7,21 @@
 
 namespace tablero::matchmaking {
 
+std::shared_ptr<const WireEvent> WireEvent::FromBody(const std::string& body) {
+  v1::RoomEvent e;
+  if (!e.ParseFromString(body)) return nullptr;
+  auto w = std::make_shared<WireEvent>();
+  w->seq_ = e.seq();
+  w->time_ = absl::FromUnixSeconds(e.time().seconds()) + absl::Nanoseconds(e.time().nanos());
+  grpc::Slice slice(body);
+  w->bytes_ = grpc::ByteBuffer(&slice, 1);
+  return w;
+}
+
+std::shared_ptr<const WireEvent> WireEvent::FromMessage(const v1::RoomEvent& e) {
+  return FromBody(e.SerializeAsString());
+}
+
 struct Feeds::Feed {
   std::mutex mu;
   // The last seq delivered to the live subscribers; -1 until the first one joins.
@@ -50,8 +65,10 @@ absl::Status Feeds::Read(const std::string& room, int64_t after, Page* out) {
     out->room_seq = r[0][0].as<int64_t>();
     out->closed = r[0][1].as<bool>();
     for (const auto& row : r) {
-      if (!row[2].is_null())
-        out->events.push_back(std::make_shared<v1::RoomEvent>(Parse<v1::RoomEvent>(row[2])));
+      if (row[2].is_null()) continue;
+      EventPtr e = WireEvent::FromBody(FieldBytes(row[2]));
+      if (e == nullptr) return absl::InternalError("an event's stored body does not parse");
+      out->events.push_back(std::move(e));
     }
     return absl::OkStatus();
   });
@@ -203,14 +220,18 @@ void Feeds::Fetch(const std::string& room, const std::shared_ptr<Feed>& f) {
       f->fetching = false;
       return;
     }
+    std::vector<EventPtr> fresh;
     for (const EventPtr& e : p.events) {
       if (e->seq() != f->head + 1) continue;  // already delivered
       f->head = e->seq();
       f->recent.push_back(e);
       if (static_cast<int>(f->recent.size()) > options_.recent) f->recent.pop_front();
+      fresh.push_back(e);
+    }
+    if (!fresh.empty()) {
       auto& live = f->live;
       for (size_t i = 0; i < live.size();) {
-        if (live[i]->Push(e)) {
+        if (live[i]->PushAll(fresh)) {
           ++i;
         } else {
           live[i] = std::move(live.back());

@@ -16,6 +16,8 @@
 #ifndef TABLERO_SERVICES_MATCHMAKING_FEEDS_H_
 #define TABLERO_SERVICES_MATCHMAKING_FEEDS_H_
 
+#include <grpcpp/support/byte_buffer.h>
+
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -27,6 +29,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "libs/pg/pool.h"
 #include "libs/service/work_queue.h"
 #include "services/matchmaking/hub.h"
@@ -37,8 +40,23 @@ namespace tablero::matchmaking {
 
 namespace v1 = ::tablero::v1;
 
-// Events are shared, read-only, by every stream that writes them.
-using EventPtr = std::shared_ptr<const v1::RoomEvent>;
+// A room event as the streams write it: serialized once (the stored body is the
+// serialization) and shared, read-only, by every stream that writes it.
+class WireEvent {
+ public:
+  // From an event's stored body; nullptr if it is no RoomEvent.
+  static std::shared_ptr<const WireEvent> FromBody(const std::string& body);
+  static std::shared_ptr<const WireEvent> FromMessage(const v1::RoomEvent& e);
+  int64_t seq() const { return seq_; }  // 0: a heartbeat
+  absl::Time time() const { return time_; }
+  const grpc::ByteBuffer& bytes() const { return bytes_; }
+
+ private:
+  int64_t seq_ = 0;
+  absl::Time time_;
+  grpc::ByteBuffer bytes_;
+};
+using EventPtr = std::shared_ptr<const WireEvent>;
 
 // A reader of a room's events (a Watch stream).
 class Subscriber {
@@ -48,6 +66,8 @@ class Subscriber {
   // stream may see an event both in its backlog and from the feed). False: it has ended
   // and leaves the feed.
   virtual bool Push(const EventPtr& e) = 0;
+  // Several events at once (one read's): written out together.
+  virtual bool PushAll(absl::Span<const EventPtr> events) = 0;
   // The same for a joining stream's backlog: not held to the stream's queue limit, since
   // Join paces the backlog itself with AwaitDrained.
   virtual bool PushBacklog(const EventPtr& e) = 0;

@@ -119,8 +119,9 @@ class MatchmakingService final {
   grpc::Status GetTicket(grpc::ServerContextBase*, const v1::GetTicketRequest*, v1::Ticket*);
   grpc::Status CancelQueue(grpc::ServerContextBase*, const v1::CancelQueueRequest*, v1::Ticket*);
   // Watching.
-  grpc::ServerWriteReactor<v1::RoomEvent>* Watch(grpc::CallbackServerContext* ctx,
-                                                 const v1::WatchRequest* req);
+  // The request as sent (a raw method: events are written as serialized once per replica).
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* Watch(grpc::CallbackServerContext* ctx,
+                                                    const grpc::ByteBuffer* request);
   const pg::Pool& pool() const { return pool_; }
   // Whether the replica drains (unary calls still queued are refused).
   bool draining() const { return draining_; }

@@ -64,11 +64,19 @@ struct MatchmakingService::WatchOpen {
   std::string address;
 };
 
-grpc::ServerWriteReactor<v1::RoomEvent>* MatchmakingService::Watch(grpc::CallbackServerContext* ctx,
-                                                                   const v1::WatchRequest* req) {
+grpc::ServerWriteReactor<grpc::ByteBuffer>* MatchmakingService::Watch(
+    grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request) {
+  v1::WatchRequest parsed;
+  grpc::Slice bytes;
+  const bool parsed_ok = request->DumpToSingleSlice(&bytes).ok() &&
+                         parsed.ParseFromArray(bytes.begin(), static_cast<int>(bytes.size()));
+  const v1::WatchRequest* req = &parsed;
   std::shared_ptr<WatchStream> stream =
       WatchStream::Create(req->room_id(), req->after_seq(), config_.watch_queue, metrics_);
-  absl::Status bad = CheckId("room_id", req->room_id());
+  absl::Status bad = parsed_ok ? CheckId("room_id", req->room_id())
+                               : absl::InvalidArgumentError(
+                                     "the request is not a tablero.v1.WatchRequest (malformed "
+                                     "bytes, or a string that is not UTF-8)");
   if (bad.ok() && req->after_seq() < 0) bad = absl::InvalidArgumentError("after_seq: must be >= 0");
   if (bad.ok() && draining_) bad = absl::UnavailableError("server shutting down: reconnect");
   if (!bad.ok()) {

@@ -44,34 +44,43 @@ bool WatchStream::AwaitDrained(int room, absl::Duration timeout) {
   return alive;
 }
 
-bool WatchStream::Take(const EventPtr& e, bool limited) {
+bool WatchStream::PushAll(absl::Span<const EventPtr> events) { return Take(events, true); }
+
+bool WatchStream::Take(const EventPtr& e, bool limited) { return Take({&e, 1}, limited); }
+
+bool WatchStream::Take(absl::Span<const EventPtr> events, bool limited) {
   std::optional<grpc::Status> finish;
   bool keep = true;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (ended_) return false;
-    if (e->seq() <= queued_seq_) return true;  // had it already
-    if (e->seq() != queued_seq_ + 1) {
-      // Feeds deliver in seq order without gaps; should that ever break, the client
-      // resumes instead of silently missing an event.
-      EndLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                             absl::StrCat("the stream lost its place: resume with after_seq=",
-                                          written_seq_)),
-                WatchEnd::kUnavailable, &finish);
-      keep = false;
-    } else if (limited && static_cast<int>(queue_.size()) >= queue_limit_) {
-      EndLocked(grpc::Status(
-                    grpc::StatusCode::RESOURCE_EXHAUSTED,
-                    absl::StrCat("events arrived faster than this stream read them (", queue_limit_,
-                                 " waiting): call Watch again with after_seq set to "
-                                 "the last seq you received")),
-                WatchEnd::kSlowReader, &finish);
-      keep = false;
-    } else {
+    for (const EventPtr& e : events) {
+      if (e->seq() <= queued_seq_) continue;  // had it already
+      if (e->seq() != queued_seq_ + 1) {
+        // Feeds deliver in seq order without gaps; should that ever break, the client
+        // resumes instead of silently missing an event.
+        EndLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                               absl::StrCat("the stream lost its place: resume with after_seq=",
+                                            written_seq_)),
+                  WatchEnd::kUnavailable, &finish);
+        keep = false;
+        break;
+      }
+      if (limited && static_cast<int>(queue_.size()) >= queue_limit_) {
+        EndLocked(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                               absl::StrCat("events arrived faster than this stream read them (",
+                                            queue_limit_,
+                                            " waiting): call Watch again with after_seq set to "
+                                            "the last seq you received")),
+                  WatchEnd::kSlowReader, &finish);
+        keep = false;
+        break;
+      }
       queue_.push_back(e);
       queued_seq_ = e->seq();
-      if (!writing_) WriteFront();
     }
+    // Events taken together go out together: all but the last are buffered (WriteFront).
+    if (keep && !writing_ && !queue_.empty()) WriteFront();
   }
   if (finish) Finish(*finish);
   return keep;
@@ -125,14 +134,13 @@ void WatchStream::MarkOpened(std::function<void()> on_done) {
 
 void WatchStream::WriteFront() {
   writing_ = true;
-  const v1::RoomEvent& e = *queue_.front();
+  const WireEvent& e = *queue_.front();
   last_write_ = absl::Now();
-  if (e.seq() > 0 && e.has_time()) {
-    const absl::Time at =
-        absl::FromUnixSeconds(e.time().seconds()) + absl::Nanoseconds(e.time().nanos());
-    metrics_->watch_fanout->Observe(absl::ToDoubleSeconds(last_write_ - at));
-  }
-  StartWrite(&e);
+  if (e.seq() > 0) metrics_->watch_fanout->Observe(absl::ToDoubleSeconds(last_write_ - e.time()));
+  // More waiting behind it: let gRPC hold this one and send them in one go.
+  grpc::WriteOptions options;
+  if (queue_.size() > 1) options.set_buffer_hint();
+  StartWrite(&e.bytes(), options);
 }
 
 void WatchStream::EndLocked(const grpc::Status& status, WatchEnd reason,

@@ -28,7 +28,7 @@
 
 namespace tablero::matchmaking {
 
-class WatchStream final : public grpc::ServerWriteReactor<v1::RoomEvent>, public Subscriber {
+class WatchStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, public Subscriber {
  public:
   // Creates a stream that owns itself until gRPC is done with it.
   static std::shared_ptr<WatchStream> Create(std::string room, int64_t after_seq, int queue_limit,
@@ -39,6 +39,7 @@ class WatchStream final : public grpc::ServerWriteReactor<v1::RoomEvent>, public
 
   // Subscriber.
   bool Push(const EventPtr& e) override;
+  bool PushAll(absl::Span<const EventPtr> events) override;
   bool PushBacklog(const EventPtr& e) override;
   bool AwaitDrained(int room, absl::Duration timeout) override;
   void RoomClosed() override;
@@ -61,6 +62,7 @@ class WatchStream final : public grpc::ServerWriteReactor<v1::RoomEvent>, public
  private:
   // Push and PushBacklog: `limited` holds the event to the queue limit.
   bool Take(const EventPtr& e, bool limited);
+  bool Take(absl::Span<const EventPtr> events, bool limited);
   // Starts writing the queue's front. Requires !writing_.
   void WriteFront() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Marks the stream ended; the caller calls Finish(*finish) after unlocking.

@@ -111,9 +111,10 @@ void Watchers::Run() {
       }
     }
     const absl::Time now = absl::Now();
-    auto hb = std::make_shared<v1::RoomEvent>();
-    *hb->mutable_time() = ToTimestamp(NowUs());
-    hb->mutable_heartbeat();
+    v1::RoomEvent beat;
+    *beat.mutable_time() = ToTimestamp(NowUs());
+    beat.mutable_heartbeat();
+    const EventPtr hb = WireEvent::FromMessage(beat);
     std::vector<std::shared_ptr<WatchStream>> all;
     {
       std::lock_guard<std::mutex> lock(mu_);
