@@ -20,7 +20,12 @@ ABSL_FLAG(int, cpu_workers, 2, "CPU moves this replica computes at once");
 ABSL_FLAG(double, turn_time_scale, 1.0,
           "Multiplies turn time limits (for tests and demos: 0.05 makes 30 s into 1.5 s)");
 ABSL_FLAG(int, code_failures_per_minute, 20,
-          "Unknown invite codes one peer address may try per minute");
+          "Unknown invite codes one player (or one client address, without a token) may try "
+          "per minute");
+ABSL_FLAG(int, code_failures_per_address, 100,
+          "Unknown invite codes all players of one client address may try per minute");
+ABSL_FLAG(int, guests_per_minute, 30,
+          "CreateGuest calls one client address may make per minute (0: no limit)");
 
 namespace tablero::pg {
 const std::vector<Migration>& MatchmakingMigrations();
@@ -46,6 +51,8 @@ int main(int argc, char** argv) {
   config.cpu_workers = absl::GetFlag(FLAGS_cpu_workers);
   config.db_pool_size = absl::GetFlag(FLAGS_db_pool_size);
   config.code_failures_per_minute = absl::GetFlag(FLAGS_code_failures_per_minute);
+  config.code_failures_per_address = absl::GetFlag(FLAGS_code_failures_per_address);
+  config.guests_per_minute = absl::GetFlag(FLAGS_guests_per_minute);
   mm::SetTurnTimeScale(absl::GetFlag(FLAGS_turn_time_scale));
   mm::SetGraceSeconds(absl::GetFlag(FLAGS_grace_seconds));
   mm::MatchmakingService service(config, &metrics);

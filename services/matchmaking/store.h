@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "libs/service/status.h"
 
 namespace tablero::matchmaking {
 
@@ -50,8 +51,8 @@ M Parse(const pqxx::field& f) {
   return m;
 }
 
-// absl::Status -> grpc::Status (same codes and message).
-grpc::Status ToGrpc(const absl::Status& s);
+// absl::Status -> grpc::Status: the one conversion every service uses.
+using ::tablero::service::ToGrpc;
 
 // Appends a search_path of the schema to a libpq URL or key=value string, so every
 // pooled connection finds the service's tables unqualified.

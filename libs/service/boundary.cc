@@ -1,0 +1,141 @@
+#include "libs/service/boundary.h"
+
+#include <google/protobuf/descriptor.h>
+
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+#include "libs/service/log.h"
+#include "libs/service/request_id.h"
+#include "libs/service/status.h"
+
+namespace tablero::service {
+namespace {
+
+using grpc::experimental::InterceptionHookPoints;
+
+class BoundaryInterceptor : public grpc::experimental::Interceptor {
+ public:
+  BoundaryInterceptor(const MethodTable* methods, RpcMetrics* metrics, const char* path)
+      : methods_(methods),
+        metrics_(metrics),
+        path_(path),
+        known_(methods->Known(path_)),
+        start_(std::chrono::steady_clock::now()) {
+    metrics_->Started(Label());
+  }
+
+  void Intercept(grpc::experimental::InterceptorBatchMethods* m) override {
+    if (m->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_INITIAL_METADATA)) {
+      TakeRequestId(m->GetRecvInitialMetadata());
+    }
+    if (m->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE) &&
+        m->GetRecvMessage() == nullptr) {
+      malformed_ = true;  // gRPC could not deserialize the request
+    }
+    if (m->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS)) {
+      Finish(m);
+    }
+    m->Proceed();
+  }
+
+ private:
+  const std::string& Label() const {
+    static const std::string* other = new std::string(kOtherMethod);
+    return known_ ? path_ : *other;
+  }
+
+  void TakeRequestId(std::multimap<grpc::string_ref, grpc::string_ref>* md) {
+    auto it = md->find(kRequestIdHeader);
+    if (it != md->end() &&
+        ValidRequestId(absl::string_view(it->second.data(), it->second.size()))) {
+      request_id_.assign(it->second.data(), it->second.size());
+      return;
+    }
+    while (it != md->end() && it->first == kRequestIdHeader) it = md->erase(it);
+    request_id_ = NewRequestId();
+    // The handler reads it from its context (RequestId): the map refers to strings this
+    // interceptor keeps, and it lives as long as the call.
+    md->emplace(grpc::string_ref(kRequestIdHeader), grpc::string_ref(request_id_));
+  }
+
+  void Finish(grpc::experimental::InterceptorBatchMethods* m) {
+    grpc::Status s = m->GetSendStatus();
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (malformed_ && !s.ok() && s.error_code() != grpc::StatusCode::INVALID_ARGUMENT) {
+      s = grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, MalformedMessage());
+      m->ModifySendStatus(s);
+    }
+    metrics_->Handled(Label(), s.error_code(), secs);
+    if (s.ok()) return;
+    std::string detail;
+    if (IsServerError(s.error_code())) {
+      detail = s.error_message();
+      m->ModifySendStatus(grpc::Status(s.error_code(), PublicMessage(s.error_code(), request_id_)));
+    }
+    if (auto* trailers = m->GetSendTrailingMetadata()) {
+      trailers->emplace(kRequestIdHeader, request_id_);
+    }
+    Level level = Level::kDebug;
+    if (IsServerError(s.error_code())) {
+      bool ours = s.error_code() == grpc::StatusCode::INTERNAL ||
+                  s.error_code() == grpc::StatusCode::UNKNOWN ||
+                  s.error_code() == grpc::StatusCode::DATA_LOSS;
+      level = ours ? Level::kError : Level::kWarn;
+    }
+    Log(level, "rpc failed",
+        {{"method", path_.substr(0, 200)},
+         {"code", StatusCodeName(s.error_code())},
+         {"request_id", request_id_},
+         {"duration_ms", absl::StrCat(static_cast<int64_t>(secs * 1000))},
+         {"error", IsServerError(s.error_code()) ? detail : s.error_message()}});
+  }
+
+  std::string MalformedMessage() const {
+    const std::string& type = methods_->InputType(path_);
+    return absl::StrCat("request is not a valid ", type.empty() ? "message" : type,
+                        " (malformed protobuf, or invalid UTF-8 in a string field)");
+  }
+
+  const MethodTable* methods_;
+  RpcMetrics* metrics_;
+  std::string path_;
+  bool known_;
+  bool malformed_ = false;
+  std::string request_id_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace
+
+MethodTable MethodTable::ForServices(const std::vector<std::string>& full_service_names) {
+  MethodTable t;
+  const auto* pool = google::protobuf::DescriptorPool::generated_pool();
+  for (const std::string& name : full_service_names) {
+    const google::protobuf::ServiceDescriptor* svc = pool->FindServiceByName(name);
+    if (svc == nullptr) continue;
+    for (int i = 0; i < svc->method_count(); ++i) {
+      const auto* method = svc->method(i);
+      t.input_[absl::StrCat("/", name, "/", method->name())] = method->input_type()->full_name();
+    }
+  }
+  // gRPC's own services (the health service is not in the generated pool).
+  t.input_.emplace("/grpc.health.v1.Health/Check", "grpc.health.v1.HealthCheckRequest");
+  t.input_.emplace("/grpc.health.v1.Health/Watch", "grpc.health.v1.HealthCheckRequest");
+  t.input_.emplace("/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+                   "grpc.reflection.v1alpha.ServerReflectionRequest");
+  return t;
+}
+
+const std::string& MethodTable::InputType(const std::string& path) const {
+  static const std::string* none = new std::string;
+  auto it = input_.find(path);
+  return it == input_.end() ? *none : it->second;
+}
+
+grpc::experimental::Interceptor* BoundaryInterceptorFactory::CreateServerInterceptor(
+    grpc::experimental::ServerRpcInfo* info) {
+  return new BoundaryInterceptor(methods_, metrics_, info->method());
+}
+
+}  // namespace tablero::service
