@@ -356,6 +356,52 @@ TEST(Audit, MatchmakingPassesTheRequestIdToTheRules) {
   EXPECT_NE(log.find("request_id=audit-move-7"), std::string::npos) << log;
 }
 
+TEST(Audit, ViewsHaveHandsOnlyInShogi) {
+  Svc rules("rules", {}, false);
+  auto stub =
+      v1::Rules::NewStub(grpc::CreateChannel(rules.addr, grpc::InsecureChannelCredentials()));
+  auto new_game = [&](v1::GameKind kind) {
+    v1::NewGameRequest req;
+    req.set_kind(kind);
+    v1::NewGameResponse resp;
+    grpc::ClientContext ctx;
+    Deadline(&ctx);
+    grpc::Status s = stub->NewGame(&ctx, req, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return resp;
+  };
+  // The first legal move of a new game, applied (the rules' own wire writer answers).
+  auto first_move = [&](v1::GameKind kind, const std::string& state) {
+    v1::LegalMovesRequest lr;
+    lr.set_kind(kind);
+    lr.set_state(state);
+    v1::LegalMovesResponse legal;
+    grpc::ClientContext lc;
+    Deadline(&lc);
+    EXPECT_TRUE(stub->LegalMoves(&lc, lr, &legal).ok());
+    v1::ApplyMoveRequest mr;
+    mr.set_kind(kind);
+    mr.set_state(state);
+    if (legal.moves_size() > 0) mr.set_move_text(legal.moves(0).notation());
+    v1::ApplyMoveResponse moved;
+    grpc::ClientContext mc;
+    Deadline(&mc);
+    grpc::Status s = stub->ApplyMove(&mc, mr, &moved);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return moved;
+  };
+  v1::NewGameResponse shogi = new_game(v1::GAME_KIND_SHOGI4);
+  EXPECT_EQ(shogi.view().hands_size(), 4);
+  for (v1::GameKind kind : {v1::GAME_KIND_CHESS, v1::GAME_KIND_CHECKERS}) {
+    v1::NewGameResponse g = new_game(kind);
+    EXPECT_EQ(g.view().hands_size(), 0) << kind;
+    for (int i = 0; i < 4; ++i) {  // after shogi moves, on whichever server thread
+      EXPECT_EQ(first_move(v1::GAME_KIND_SHOGI4, shogi.state()).view().hands_size(), 4);
+      EXPECT_EQ(first_move(kind, g.state()).view().hands_size(), 0) << kind;
+    }
+  }
+}
+
 TEST(Audit, ReportGameNeedsServiceCredentials) {
   Svc rating("rating", {}, true);
   auto stub =
