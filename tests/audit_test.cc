@@ -309,8 +309,11 @@ TEST(Audit, ADatabaseOutageShowsNoInternalsAndLogsTheRequestId) {
                                   std::string("PostgreSQL"), std::string("connection to server")}) {
     EXPECT_EQ(s.error_message().find(leak), std::string::npos) << s.error_message();
   }
-  // A request without an id gets one of its own, in the message as in the log.
-  grpc::Status s2 = MM_CALL(stub.get(), CreateGuest, nullptr, req, &resp);
+  // A request without an id (or with an unfit one) gets one of its own, in the message as
+  // in the log.
+  const Metadata kUnfit = {{"x-request-id", "no spaces=allowed"}};
+  grpc::Status s2 = MM_CALL_MD(stub.get(), CreateGuest, nullptr, kUnfit, req, &resp);
+  EXPECT_EQ(s2.error_message().find("allowed"), std::string::npos) << s2.error_message();
   size_t at = s2.error_message().find("(request id ");
   ASSERT_NE(at, std::string::npos) << s2.error_message();
   std::string generated = s2.error_message().substr(at + 12, 32);

@@ -3,8 +3,11 @@
 #include <google/protobuf/descriptor.h>
 
 #include <chrono>
+#include <iterator>
+#include <map>
 
 #include "absl/strings/str_cat.h"
+#include "libs/service/client_address.h"
 #include "libs/service/log.h"
 #include "libs/service/request_id.h"
 #include "libs/service/status.h"
@@ -16,8 +19,10 @@ using grpc::experimental::InterceptionHookPoints;
 
 class BoundaryInterceptor : public grpc::experimental::Interceptor {
  public:
-  BoundaryInterceptor(const MethodTable* methods, RpcMetrics* metrics, const char* path)
-      : methods_(methods),
+  BoundaryInterceptor(const MethodTable* methods, RpcMetrics* metrics, const char* path,
+                      const grpc::ServerContextBase* ctx)
+      : ctx_(ctx),
+        methods_(methods),
         metrics_(metrics),
         path_(path),
         known_(methods->Known(path_)),
@@ -46,13 +51,13 @@ class BoundaryInterceptor : public grpc::experimental::Interceptor {
   }
 
   void TakeRequestId(std::multimap<grpc::string_ref, grpc::string_ref>* md) {
-    auto it = md->find(kRequestIdHeader);
-    if (it != md->end() &&
-        ValidRequestId(absl::string_view(it->second.data(), it->second.size()))) {
-      request_id_.assign(it->second.data(), it->second.size());
+    auto [first, last] = md->equal_range(kRequestIdHeader);
+    if (first != last && std::next(first) == last &&
+        ValidRequestId(absl::string_view(first->second.data(), first->second.size()))) {
+      request_id_.assign(first->second.data(), first->second.size());
       return;
     }
-    while (it != md->end() && it->first == kRequestIdHeader) it = md->erase(it);
+    md->erase(first, last);  // none, several, or unfit: a new one replaces them
     request_id_ = NewRequestId();
     // The handler reads it from its context (RequestId): the map refers to strings this
     // interceptor keeps, and it lives as long as the call.
@@ -88,6 +93,7 @@ class BoundaryInterceptor : public grpc::experimental::Interceptor {
          {"code", StatusCodeName(s.error_code())},
          {"request_id", request_id_},
          {"duration_ms", absl::StrCat(static_cast<int64_t>(secs * 1000))},
+         {"client", ctx_ != nullptr ? ClientAddress(*ctx_) : ""},
          {"error", IsServerError(s.error_code()) ? detail : s.error_message()}});
   }
 
@@ -97,6 +103,7 @@ class BoundaryInterceptor : public grpc::experimental::Interceptor {
                         " (malformed protobuf, or invalid UTF-8 in a string field)");
   }
 
+  const grpc::ServerContextBase* ctx_;
   const MethodTable* methods_;
   RpcMetrics* metrics_;
   std::string path_;
@@ -135,7 +142,7 @@ const std::string& MethodTable::InputType(const std::string& path) const {
 
 grpc::experimental::Interceptor* BoundaryInterceptorFactory::CreateServerInterceptor(
     grpc::experimental::ServerRpcInfo* info) {
-  return new BoundaryInterceptor(methods_, metrics_, info->method());
+  return new BoundaryInterceptor(methods_, metrics_, info->method(), info->server_context());
 }
 
 }  // namespace tablero::service

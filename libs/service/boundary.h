@@ -11,8 +11,8 @@
 //   INTERNAL or UNIMPLEMENTED there);
 // - error hygiene: a server error's message (status.h IsServerError) is replaced by
 //   PublicMessage with the request id, and the original goes to the log;
-// - one logfmt line per failed call: method, code, request id, duration (server errors
-//   at warn/error, client errors at debug).
+// - one logfmt line per failed call: method, code, request id, duration, client address
+//   (client_address.h; server errors at warn/error, client errors at debug).
 #ifndef TABLERO_LIBS_SERVICE_BOUNDARY_H_
 #define TABLERO_LIBS_SERVICE_BOUNDARY_H_
 
