@@ -19,12 +19,16 @@ using grpc::experimental::InterceptionHookPoints;
 
 class BoundaryInterceptor : public grpc::experimental::Interceptor {
  public:
-  BoundaryInterceptor(const MethodTable* methods, RpcMetrics* metrics, const char* path,
-                      const grpc::ServerContextBase* ctx)
-      : ctx_(ctx),
+  BoundaryInterceptor(const MethodTable* methods, RpcMetrics* metrics,
+                      grpc::experimental::ServerRpcInfo* info)
+      : ctx_(info->server_context()),
+        // One request message, read by gRPC before the handler: no message there means
+        // it did not parse. (A client stream's reads end with no message too.)
+        single_request_(info->type() == grpc::experimental::ServerRpcInfo::Type::UNARY ||
+                        info->type() == grpc::experimental::ServerRpcInfo::Type::SERVER_STREAMING),
         methods_(methods),
         metrics_(metrics),
-        path_(path),
+        path_(info->method()),
         known_(methods->Known(path_)),
         start_(std::chrono::steady_clock::now()) {
     metrics_->Started(Label());
@@ -34,7 +38,8 @@ class BoundaryInterceptor : public grpc::experimental::Interceptor {
     if (m->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_INITIAL_METADATA)) {
       TakeRequestId(m->GetRecvInitialMetadata());
     }
-    if (m->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE) &&
+    if (single_request_ &&
+        m->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE) &&
         m->GetRecvMessage() == nullptr) {
       malformed_ = true;  // gRPC could not deserialize the request
     }
@@ -104,6 +109,7 @@ class BoundaryInterceptor : public grpc::experimental::Interceptor {
   }
 
   const grpc::ServerContextBase* ctx_;
+  const bool single_request_;
   const MethodTable* methods_;
   RpcMetrics* metrics_;
   std::string path_;
@@ -142,7 +148,7 @@ const std::string& MethodTable::InputType(const std::string& path) const {
 
 grpc::experimental::Interceptor* BoundaryInterceptorFactory::CreateServerInterceptor(
     grpc::experimental::ServerRpcInfo* info) {
-  return new BoundaryInterceptor(methods_, metrics_, info->method(), info->server_context());
+  return new BoundaryInterceptor(methods_, metrics_, info);
 }
 
 }  // namespace tablero::service
