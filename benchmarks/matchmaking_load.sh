@@ -49,7 +49,7 @@ for i in 1 2; do
   addr=127.0.0.1:$(port)
   TABLERO_DATABASE_URL=$DB TABLERO_DB_POOL_SIZE=$POOL TABLERO_LOG_LEVEL=warn \
     "$BIN/matchmaking" --listen="$addr" --metrics_listen= \
-    --rules_addr="$RULES" --bot_addr="$BOT" 2>"$PGTMP/mm$i.log" &
+    --rules_addr="$RULES" --bot_addr="$BOT" --guests_per_minute=0 2>"$PGTMP/mm$i.log" &
   PIDS+=($!)
   TARGETS="${TARGETS:+$TARGETS,}$addr"
 done

@@ -37,11 +37,17 @@ up() {
   local pgd; pgd=$(pg_dir)
   scripts/pg.sh start "$pgd" "$PG_PORT"
   local db; db=$(scripts/pg.sh url "$PG_PORT")
+  # The services' shared key for internal calls (matchmaking -> Rating.ReportGame), made
+  # once per checkout and kept private to this user.
+  if [ ! -s "$LOCAL/service-key" ]; then
+    (umask 077; od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$LOCAL/service-key")
+  fi
+  local key; key=$(cat "$LOCAL/service-key")
   for s in "${SERVICES[@]}"; do
     set -- $s
     local pidf=$LOCAL/run/$1.pid
     if [ -f "$pidf" ] && kill -0 "$(cat "$pidf")" 2>/dev/null; then continue; fi
-    TABLERO_DATABASE_URL=$db \
+    TABLERO_DATABASE_URL=$db TABLERO_SERVICE_KEY=$key \
     TABLERO_RULES_ADDR=127.0.0.1:50051 TABLERO_MATCHMAKING_ADDR=127.0.0.1:50052 \
     TABLERO_RATING_ADDR=127.0.0.1:50053 TABLERO_BOT_ADDR=127.0.0.1:50054 \
       nohup "$BUILD/bin/$1" --listen=127.0.0.1:$2 --metrics_listen=127.0.0.1:$3 \

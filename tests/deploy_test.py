@@ -407,6 +407,119 @@ class Static(unittest.TestCase):
         for s in ("Ops", "Health", "ServerReflection"):
             self.assertFalse([r for r in routes if s in json.dumps(r["match"])], f"{s} must not be public")
 
+    def test_envoy_edge(self):
+        """Envoy's edge-proxy settings (issue 23): client address, limits, timeouts, logs."""
+        cfg = yaml.safe_load(read(os.path.join(DEPLOY, "envoy", "envoy.yaml")))
+        om = cfg["overload_manager"]
+        monitors = {m["name"] for m in om["resource_monitors"]}
+        self.assertEqual(monitors, {"envoy.resource_monitors.fixed_heap",
+                                    "envoy.resource_monitors.global_downstream_max_connections"})
+        for a in om["actions"]:
+            for t in a["triggers"]:
+                self.assertIn(t["name"], monitors)
+                self.assertTrue(0 < t["threshold"]["value"] <= 1)
+        listener = cfg["static_resources"]["listeners"][0]
+        self.assertLessEqual(listener["per_connection_buffer_limit_bytes"], 1 << 20)
+        hcm = listener["filter_chains"][0]["filters"][0]["typed_config"]
+        self.assertIs(hcm["use_remote_address"], True)
+        self.assertEqual(hcm.get("xff_num_trusted_hops", 0), 0)
+        self.assertEqual(hcm["common_http_protocol_options"]["headers_with_underscores_action"], "REJECT_REQUEST")
+        self.assertGreater(hcm["http2_protocol_options"]["max_concurrent_streams"], 0)
+        for t in ("stream_idle_timeout", "request_timeout", "request_headers_timeout"):
+            self.assertRegex(hcm[t], r"^[1-9]\d*s$", t)
+        log = hcm["access_log"][0]
+        self.assertEqual(log["typed_config"]["@type"],
+                         "type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StdoutAccessLog")
+        self.assertIn("X-REQUEST-ID", json.dumps(log))
+        filters = [f["name"] for f in hcm["http_filters"]]
+        self.assertIn("envoy.filters.http.local_ratelimit", filters)
+        self.assertLess(filters.index("envoy.filters.http.local_ratelimit"), filters.index("envoy.filters.http.router"))
+        routes = hcm["route_config"]["virtual_hosts"][0]["routes"]
+        for r in routes:
+            if "direct_response" in r:
+                continue
+            path = r["match"].get("path") or r["match"]["prefix"]
+            timeout, cap = r["route"]["timeout"], r["route"]["max_stream_duration"]["grpc_timeout_header_max"]
+            if path == "/tablero.v1.Matchmaking/Watch":
+                self.assertEqual((timeout, cap), ("0s", "0s"), "Watch streams keep no deadline")
+            else:
+                self.assertRegex(timeout, r"^[1-9]\d*s$", f"{path}: unary routes have a deadline")
+                self.assertEqual(cap, timeout, path)
+            self.assertEqual(r["route"]["cluster"], path.split("/")[1].split(".")[-1].lower())
+        watch = [i for i, r in enumerate(routes) if r["match"].get("path") == "/tablero.v1.Matchmaking/Watch"]
+        mm_prefix = [i for i, r in enumerate(routes) if r["match"].get("prefix") == "/tablero.v1.Matchmaking/"]
+        self.assertTrue(watch and mm_prefix and watch[0] < mm_prefix[0], "the Watch route goes first")
+        for method in ("CreateGuest", "JoinRoom"):
+            r = [r for r in routes if r["match"].get("path") == f"/tablero.v1.Matchmaking/{method}"]
+            self.assertEqual(len(r), 1, method)
+            self.assertLess(routes.index(r[0]), mm_prefix[0])
+            rl = r[0]["typed_per_filter_config"]["envoy.filters.http.local_ratelimit"]
+            self.assertTrue(rl["@type"].endswith("local_ratelimit.v3.LocalRateLimit"))
+            tb = rl["token_bucket"]
+            self.assertGreater(tb["max_tokens"], 0)
+            self.assertGreater(tb["tokens_per_fill"], 0)
+            for k in ("filter_enabled", "filter_enforced"):
+                self.assertEqual(rl[k]["default_value"], {"numerator": 100, "denominator": "HUNDRED"})
+        for c in cfg["static_resources"]["clusters"]:
+            if c["name"] != "envoy_admin":
+                self.assertLessEqual(c["per_connection_buffer_limit_bytes"], 1 << 20, c["name"])
+
+    def test_network_policies(self):
+        """Only Envoy reaches matchmaking; only matchmaking (and Envoy, for the public
+        methods it routes) reaches rules, bot and rating; metrics stay scrapeable."""
+        objs = k8s_objects()
+        pols = {o["metadata"]["name"]: o for _, o in objs if o["kind"] == "NetworkPolicy"}
+        for name, o in pols.items():
+            self.assertEqual(o["apiVersion"], "networking.k8s.io/v1", name)
+            self.assertEqual(set(o["spec"]) - {"podSelector", "policyTypes", "ingress", "egress"}, set(), name)
+            self.assertEqual(o["spec"]["policyTypes"], ["Ingress"], name)
+            for rule in o["spec"].get("ingress", []):
+                self.assertEqual(set(rule) - {"from", "ports"}, set(), name)
+                for peer in rule.get("from", []):
+                    self.assertTrue(set(peer) <= {"podSelector", "namespaceSelector", "ipBlock"}, name)
+                for port in rule["ports"]:
+                    self.assertEqual(port["protocol"], "TCP")
+                    self.assertIsInstance(port["port"], int)
+        deny = pols["default-deny-ingress"]["spec"]
+        self.assertEqual(deny["podSelector"], {})
+        self.assertNotIn("ingress", deny)
+
+        def allowed(target, port):
+            """Apps whose pods may reach `target` on `port` ('*' = any peer)."""
+            dep = find(objs, "Deployment", target)["spec"]["template"]["metadata"]["labels"]
+            out = set()
+            for o in pols.values():
+                sel = o["spec"]["podSelector"].get("matchLabels", {})
+                if not sel or any(dep.get(k) != v for k, v in sel.items()):
+                    continue
+                for rule in o["spec"].get("ingress", []):
+                    if port not in [p["port"] for p in rule["ports"]]:
+                        continue
+                    for peer in rule.get("from", [{}]):
+                        labels = peer.get("podSelector", {}).get("matchLabels")
+                        out.add(labels["app.kubernetes.io/name"] if labels and "namespaceSelector" not in peer else "*")
+            return out
+
+        self.assertEqual(allowed("matchmaking", GRPC_PORT), {"envoy"})
+        for s in SERVICES:
+            if s != "matchmaking":
+                self.assertEqual(allowed(s, GRPC_PORT), {"matchmaking", "envoy"}, s)
+            self.assertEqual(allowed(s, 9101), {"*"}, f"{s}: Prometheus scrapes 9101")
+        self.assertEqual(allowed("envoy", 8080), {"*"})
+
+    def test_service_key(self):
+        """Matchmaking and rating share the service key (Rating.ReportGame) everywhere."""
+        objs = k8s_objects()
+        keys = {s: container_env(objs, find(objs, "Deployment", s)["spec"]["template"]["spec"]["containers"][0]).get("TABLERO_SERVICE_KEY")
+                for s in ("matchmaking", "rating")}
+        self.assertTrue(keys["rating"] and keys["rating"] == keys["matchmaking"], keys)
+        comp = compose()["services"]
+        ckeys = {s: compose_env(comp[s]).get("TABLERO_SERVICE_KEY") for s in ("matchmaking", "rating")}
+        self.assertTrue(ckeys["rating"] and ckeys["rating"] == ckeys["matchmaking"], ckeys)
+        mm = container_env(objs, find(objs, "Deployment", "matchmaking")["spec"]["template"]["spec"]["containers"][0])
+        self.assertEqual(mm.get("TABLERO_TRUSTED_PROXY_HOPS"), "1", "matchmaking sits behind one Envoy")
+        self.assertEqual(compose_env(comp["matchmaking"]).get("TABLERO_TRUSTED_PROXY_HOPS"), "1")
+
     def test_dockerfile(self):
         text = read(os.path.join(DEPLOY, "docker", "Dockerfile"))
         stages = re.findall(r"^FROM\s+(\S+)", text, re.M)

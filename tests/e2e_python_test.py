@@ -60,7 +60,8 @@ class Service:
     def __init__(self, name, args=(), db=False):
         self.addr = f"127.0.0.1:{free_port()}"
         self.log = tempfile.NamedTemporaryFile(prefix=f"tablero-e2e-{name}-", suffix=".log", delete=False)
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
+               "TABLERO_SERVICE_KEY": "tablero-e2e-service-key"}
         if db:
             env["TABLERO_DATABASE_URL"] = os.environ["TABLERO_TEST_DATABASE_URL"]
         argv = [os.path.join(BIN, name), f"--listen={self.addr}",

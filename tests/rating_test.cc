@@ -145,6 +145,7 @@ class RatingTest : public ::testing::Test {
                       v1::Rating::Stub* stub = nullptr) {
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+    ctx.AddMetadata("x-tablero-service-key", kTestServiceKey);  // an internal method
     return (stub ? stub : stub_.get())->ReportGame(&ctx, req, resp);
   }
 

@@ -321,7 +321,7 @@ class Stream : public grpc::ClientReadReactor<v1::RoomEvent> {
 
 TEST_F(WatchTest, ThousandsOfStreamsOpenAndCloseCleanly) {
   Stack stack;
-  stack.AddReplica();
+  stack.AddReplica({"--guests_per_minute=0"});
   auto* mm = stack.mm();
   constexpr int kRooms = 20, kPlayersPerRoom = 25, kStreamsEach = 4;  // 2,000 streams
   std::vector<v1::Room> rooms(kRooms);

@@ -374,7 +374,7 @@ void CheckersGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>*
     if (s < n) holes[s][count[s]++] = static_cast<uint8_t>(h);
   });
   game::PublicView& v = *view;
-  v.hands.resize(st_.layout.seats);
+  v.hands.clear();  // no pieces in hand in Chinese Checkers: the view has no hands
   v.to_move = st_.to_move;
   for (int s = 0; s < st_.layout.seats; ++s) v.active.push_back(st_.place[s] == 0);
   if (last_seat_ >= 0) {

@@ -338,7 +338,7 @@ void ChessGame::ViewRefs(game::PublicView* view, std::vector<game::PieceRef>* pi
         {SquareNameView(s), PieceLetter(TypeOf(p)), int(ColorOf(p)), -1, false, int(s), int(p)});
   }
   game::PublicView& v = *view;
-  v.hands.resize(2);
+  v.hands.clear();  // no pieces in hand in chess: the view has no hands
   v.to_move = to_move();
   if (in_check_ >= 0 ? in_check_ != 0 : pos_.InCheck()) v.in_check.push_back(pos_.side_to_move());
   v.active = {true, true};

@@ -1,13 +1,10 @@
 #include "libs/service/metrics.h"
 
-#include <chrono>
-
 #include "absl/strings/string_view.h"
+#include "libs/service/status.h"
 
 namespace tablero::service {
 namespace {
-
-using grpc::experimental::InterceptionHookPoints;
 
 // Latency buckets in seconds: 100 us .. 30 s, enough for a move commit and a bot think.
 const prometheus::Histogram::BucketBoundaries& Buckets() {
@@ -17,71 +14,7 @@ const prometheus::Histogram::BucketBoundaries& Buckets() {
   return *b;
 }
 
-class MetricsInterceptor : public grpc::experimental::Interceptor {
- public:
-  MetricsInterceptor(RpcMetrics* metrics, std::string method)
-      : metrics_(metrics), method_(std::move(method)), start_(std::chrono::steady_clock::now()) {
-    metrics_->Started(method_);
-  }
-
-  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
-    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS)) {
-      grpc::Status s = methods->GetSendStatus();
-      double secs =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-      metrics_->Handled(method_, s.error_code(), secs);
-    }
-    methods->Proceed();
-  }
-
- private:
-  RpcMetrics* metrics_;
-  std::string method_;
-  std::chrono::steady_clock::time_point start_;
-};
-
 }  // namespace
-
-const char* StatusCodeName(grpc::StatusCode code) {
-  switch (code) {
-    case grpc::StatusCode::OK:
-      return "OK";
-    case grpc::StatusCode::CANCELLED:
-      return "CANCELLED";
-    case grpc::StatusCode::UNKNOWN:
-      return "UNKNOWN";
-    case grpc::StatusCode::INVALID_ARGUMENT:
-      return "INVALID_ARGUMENT";
-    case grpc::StatusCode::DEADLINE_EXCEEDED:
-      return "DEADLINE_EXCEEDED";
-    case grpc::StatusCode::NOT_FOUND:
-      return "NOT_FOUND";
-    case grpc::StatusCode::ALREADY_EXISTS:
-      return "ALREADY_EXISTS";
-    case grpc::StatusCode::PERMISSION_DENIED:
-      return "PERMISSION_DENIED";
-    case grpc::StatusCode::RESOURCE_EXHAUSTED:
-      return "RESOURCE_EXHAUSTED";
-    case grpc::StatusCode::FAILED_PRECONDITION:
-      return "FAILED_PRECONDITION";
-    case grpc::StatusCode::ABORTED:
-      return "ABORTED";
-    case grpc::StatusCode::OUT_OF_RANGE:
-      return "OUT_OF_RANGE";
-    case grpc::StatusCode::UNIMPLEMENTED:
-      return "UNIMPLEMENTED";
-    case grpc::StatusCode::INTERNAL:
-      return "INTERNAL";
-    case grpc::StatusCode::UNAVAILABLE:
-      return "UNAVAILABLE";
-    case grpc::StatusCode::DATA_LOSS:
-      return "DATA_LOSS";
-    case grpc::StatusCode::UNAUTHENTICATED:
-      return "UNAUTHENTICATED";
-    default:
-      return "UNKNOWN";
-  }
-}
 
 RpcMetrics::RpcMetrics(prometheus::Registry& registry)
     : started_(prometheus::BuildCounter()
@@ -131,11 +64,6 @@ void RpcMetrics::Handled(const std::string& full_method, grpc::StatusCode code, 
     c = slot;
   }
   c->Increment();
-}
-
-grpc::experimental::Interceptor* MetricsInterceptorFactory::CreateServerInterceptor(
-    grpc::experimental::ServerRpcInfo* info) {
-  return new MetricsInterceptor(metrics_, info->method());
 }
 
 }  // namespace tablero::service

@@ -90,7 +90,10 @@ absl::Status Server::Start() {
     builder.SetResourceQuota(quota);
   }
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> icpt;
-  icpt.push_back(std::make_unique<MetricsInterceptorFactory>(metrics_.get()));
+  std::vector<std::string> names = {"tablero.v1.Ops"};
+  for (const auto& entry : services_) names.push_back(entry.second);
+  methods_ = MethodTable::ForServices(names);
+  icpt.push_back(std::make_unique<BoundaryInterceptorFactory>(&methods_, metrics_.get()));
   builder.experimental().SetInterceptorCreators(std::move(icpt));
   builder.RegisterService(&ops_);
   for (auto& [svc, full_name] : services_) builder.RegisterService(svc);

@@ -26,6 +26,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "libs/service/boundary.h"
 #include "libs/service/metrics.h"
 #include "libs/service/ops.h"
 
@@ -84,6 +85,7 @@ class Server {
   ServerOptions options_;
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<RpcMetrics> metrics_;
+  MethodTable methods_;
   OpsService ops_;
   std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
   std::unique_ptr<prometheus::Exposer> exposer_;

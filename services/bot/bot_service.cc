@@ -8,6 +8,7 @@
 #include "libs/bot/bot.h"
 #include "libs/bot/levels.h"
 #include "libs/games/games.h"
+#include "libs/service/status.h"
 
 namespace tablero::bot {
 
@@ -27,7 +28,7 @@ grpc::Status FromAbsl(const absl::Status& s, absl::string_view field) {
     case absl::StatusCode::kFailedPrecondition:
       return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, std::string(s.message()));
     default:
-      return grpc::Status(grpc::StatusCode::INTERNAL, std::string(s.message()));
+      return service::ToGrpc(s);
   }
 }
 

@@ -1,6 +1,7 @@
 // Resign, draw offers and answers, FIDE draw claims: validated by the rules service and
 // committed like moves (same version check, same events).
 #include "absl/strings/str_cat.h"
+#include "libs/service/request_id.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/store.h"
 
@@ -31,7 +32,7 @@ grpc::Status MatchmakingService::Act(grpc::ServerContextBase* ctx, const std::st
   if (action != v1::RESIGN && g.kind != v1::GAME_KIND_CHESS) {
     return ToGrpc(absl::FailedPreconditionError("draw offers and claims exist only in chess"));
   }
-  auto applied = RulesAction(g, seat, action, move_text);
+  auto applied = RulesAction(g, seat, action, move_text, service::RequestId(*ctx));
   if (!applied.ok()) {
     // The rules say INVALID_ARGUMENT only for malformed claim move text here.
     return ToGrpc(applied.status());

@@ -4,6 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/service/log.h"
+#include "libs/service/request_id.h"
+#include "libs/service/status.h"
 #include "services/matchmaking/matchmaking_service.h"
 
 namespace tablero::matchmaking {
@@ -20,22 +22,24 @@ absl::Status FromRules(const grpc::Status& s, absl::string_view what) {
     case grpc::StatusCode::INVALID_ARGUMENT:
     case grpc::StatusCode::FAILED_PRECONDITION:
     case grpc::StatusCode::ABORTED:
-      return absl::Status(static_cast<absl::StatusCode>(s.error_code()), s.error_message());
+      return service::FromGrpc(s);
     default:
       return absl::UnavailableError(
           absl::StrCat(what, " service unavailable: ", s.error_message(), "; retry"));
   }
 }
 
-// One call to the rules service (none configured: UNAVAILABLE), 5 s deadline.
+// One call to the rules service (none configured: UNAVAILABLE), 5 s deadline, carrying the
+// request id of the call it serves (a new one for background work).
 template <typename Req, typename Resp>
 absl::Status CallRules(v1::Rules::Stub* rules,
                        grpc::Status (v1::Rules::Stub::*method)(grpc::ClientContext*, const Req&,
                                                                Resp*),
-                       const Req& req, Resp* resp) {
+                       const Req& req, Resp* resp, const std::string& request_id) {
   if (rules == nullptr) return absl::UnavailableError("no rules service configured (--rules_addr)");
   grpc::ClientContext ctx;
   Deadline(&ctx, 5000);
+  service::Outgoing(&ctx, request_id);
   return FromRules((rules->*method)(&ctx, req, resp), "rules");
 }
 
@@ -70,14 +74,16 @@ void MatchmakingService::ConnectBackends() {
 }
 
 absl::StatusOr<v1::NewGameResponse> MatchmakingService::RulesNewGame(
-    const v1::NewGameRequest& req) {
+    const v1::NewGameRequest& req, const std::string& request_id) {
   v1::NewGameResponse resp;
-  if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::NewGame, req, &resp); !s.ok()) return s;
+  if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::NewGame, req, &resp, request_id); !s.ok())
+    return s;
   return resp;
 }
 
 absl::StatusOr<Applied> MatchmakingService::RulesMove(const GameRow& g, const std::string& text,
-                                                      const v1::Move* structured) {
+                                                      const v1::Move* structured,
+                                                      const std::string& request_id) {
   v1::ApplyMoveRequest req;
   req.set_kind(g.kind);
   req.set_state(g.state);
@@ -88,7 +94,8 @@ absl::StatusOr<Applied> MatchmakingService::RulesMove(const GameRow& g, const st
   }
   req.mutable_expected_ply()->set_value(g.ply);
   v1::ApplyMoveResponse resp;
-  if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::ApplyMove, req, &resp); !s.ok()) {
+  if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::ApplyMove, req, &resp, request_id);
+      !s.ok()) {
     return s;
   }
   Applied a = TakeApplied(&resp);
@@ -99,7 +106,8 @@ absl::StatusOr<Applied> MatchmakingService::RulesMove(const GameRow& g, const st
 
 absl::StatusOr<Applied> MatchmakingService::RulesAction(const GameRow& g, int seat,
                                                         v1::Action action,
-                                                        const std::string& move_text) {
+                                                        const std::string& move_text,
+                                                        const std::string& request_id) {
   v1::ApplyActionRequest req;
   req.set_kind(g.kind);
   req.set_state(g.state);
@@ -107,7 +115,8 @@ absl::StatusOr<Applied> MatchmakingService::RulesAction(const GameRow& g, int se
   req.set_action(action);
   req.set_move_text(move_text);
   v1::ApplyActionResponse resp;
-  if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::ApplyAction, req, &resp); !s.ok()) {
+  if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::ApplyAction, req, &resp, request_id);
+      !s.ok()) {
     return s;
   }
   Applied a = TakeApplied(&resp);
@@ -117,14 +126,15 @@ absl::StatusOr<Applied> MatchmakingService::RulesAction(const GameRow& g, int se
   return a;
 }
 
-absl::StatusOr<v1::LegalMovesResponse> MatchmakingService::RulesLegal(const GameRow& g,
-                                                                      const std::string& from) {
+absl::StatusOr<v1::LegalMovesResponse> MatchmakingService::RulesLegal(
+    const GameRow& g, const std::string& from, const std::string& request_id) {
   v1::LegalMovesRequest req;
   req.set_kind(g.kind);
   req.set_state(g.state);
   req.set_from_square(from);
   v1::LegalMovesResponse resp;
-  if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::LegalMoves, req, &resp); !s.ok()) {
+  if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::LegalMoves, req, &resp, request_id);
+      !s.ok()) {
     return s;
   }
   return resp;
@@ -134,6 +144,7 @@ absl::StatusOr<v1::Move> MatchmakingService::BotMove(const GameRow& g) {
   if (bot_ != nullptr) {
     grpc::ClientContext ctx;
     Deadline(&ctx, config_.bot_budget_ms + 5000);
+    service::Outgoing(&ctx, "");
     v1::ChooseMoveRequest req;
     req.set_kind(g.kind);
     req.set_state(g.state);

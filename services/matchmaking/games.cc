@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "libs/service/request_id.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/store.h"
@@ -186,7 +187,7 @@ grpc::Status MatchmakingService::MakeMove(grpc::ServerContextBase* ctx,
     return ToGrpc(absl::FailedPreconditionError(
         absl::StrCat("not your turn: seat ", g.to_move, " is to move")));
   }
-  auto applied = RulesMove(g, req->move_text(), nullptr);
+  auto applied = RulesMove(g, req->move_text(), nullptr, service::RequestId(*ctx));
   if (!applied.ok()) return ToGrpc(applied.status());
   bool done = false;
   auto fast = CommitMove(pool_, g, seat, *applied, false, resp->mutable_game(), &done);
@@ -211,7 +212,7 @@ grpc::Status MatchmakingService::MakeMove(grpc::ServerContextBase* ctx,
   return grpc::Status::OK;
 }
 
-grpc::Status MatchmakingService::ListLegalMoves(grpc::ServerContextBase*,
+grpc::Status MatchmakingService::ListLegalMoves(grpc::ServerContextBase* ctx,
                                                 const v1::ListLegalMovesRequest* req,
                                                 v1::ListLegalMovesResponse* resp) {
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
@@ -229,7 +230,7 @@ grpc::Status MatchmakingService::ListLegalMoves(grpc::ServerContextBase*,
     resp->set_to_move(-1);
     return grpc::Status::OK;
   }
-  auto legal = RulesLegal(g, req->from_square());
+  auto legal = RulesLegal(g, req->from_square(), service::RequestId(*ctx));
   if (!legal.ok()) return ToGrpc(legal.status());
   *resp->mutable_moves() = legal->moves();
   resp->set_to_move(legal->to_move());

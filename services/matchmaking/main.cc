@@ -35,7 +35,12 @@ ABSL_FLAG(int, unary_workers, 16,
           "Unary calls handled at once (the rest wait in line; they hold no thread)");
 ABSL_FLAG(int, feed_readers, 2, "Threads reading watched rooms' new events");
 ABSL_FLAG(int, code_failures_per_minute, 20,
-          "Unknown invite codes one peer address may try per minute");
+          "Unknown invite codes one player (or one client address, without a token) may try "
+          "per minute");
+ABSL_FLAG(int, code_failures_per_address, 100,
+          "Unknown invite codes all players of one client address may try per minute");
+ABSL_FLAG(int, guests_per_minute, 30,
+          "CreateGuest calls one client address may make per minute (0: no limit)");
 
 namespace tablero::pg {
 const std::vector<Migration>& MatchmakingMigrations();
@@ -67,6 +72,8 @@ int main(int argc, char** argv) {
   config.watch_sweep = absl::Seconds(absl::GetFlag(FLAGS_watch_sweep_seconds));
   config.watch_workers = absl::GetFlag(FLAGS_watch_workers);
   config.feed_readers = absl::GetFlag(FLAGS_feed_readers);
+  config.code_failures_per_address = absl::GetFlag(FLAGS_code_failures_per_address);
+  config.guests_per_minute = absl::GetFlag(FLAGS_guests_per_minute);
   mm::SetTurnTimeScale(absl::GetFlag(FLAGS_turn_time_scale));
   mm::SetGraceSeconds(absl::GetFlag(FLAGS_grace_seconds));
   mm::MatchmakingService service(config, &metrics);

@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "libs/pg/pool.h"
+#include "libs/service/rate_limit.h"
 #include "libs/service/work_queue.h"
 #include "services/matchmaking/feeds.h"
 #include "services/matchmaking/hub.h"
@@ -43,11 +44,13 @@ struct Config {
   int member_limit = 100;
   absl::Duration ticket_abandon = absl::Seconds(60);
   int bot_budget_ms = 300;
-  absl::Duration tick = absl::Milliseconds(200);   // background loop period
-  int code_failures_per_minute = 20;               // invite-code guesses per peer
-  absl::Duration heartbeat = absl::Seconds(15);    // Watch keep-alive
-  WatchLimits watch_limits;                        // --watch_max_streams...
-  int watch_queue = 256;                           // events a slow Watch reader may lag
+  absl::Duration tick = absl::Milliseconds(200);  // background loop period
+  int code_failures_per_minute = 20;              // unknown codes per player (or anonymous address)
+  int code_failures_per_address = 100;            // unknown codes per client address, per minute
+  int guests_per_minute = 30;                     // CreateGuest per client address (0: no limit)
+  absl::Duration heartbeat = absl::Seconds(15);   // Watch keep-alive
+  WatchLimits watch_limits;                       // --watch_max_streams...
+  int watch_queue = 256;                          // events a slow Watch reader may lag
   absl::Duration watch_sweep = absl::Seconds(10);  // feeds checked against the database
   int watch_workers = 4;                           // threads opening and closing streams
   int feed_readers = 2;                            // threads reading rooms' new events
@@ -136,9 +139,15 @@ class MatchmakingService final {
   // The same from the authorization header's value (nullopt: none was sent).
   absl::StatusOr<Caller> AuthenticateHeader(const std::optional<std::string>& header,
                                             bool required);
-  // Invite-code guessing limit per peer address.
-  bool CodeGuessAllowed(const std::string& peer);
-  void CodeGuessFailed(const std::string& peer);
+  // Invite-code guessing limit (service.cc): a lookup counts against its own key (the
+  // player, or the client address when anonymous) and the client address's, with a higher
+  // limit. One player's wrong codes never refuse another player's.
+  struct GuessKeys {
+    std::string own, address;
+  };
+  static GuessKeys GuessKeysOf(const grpc::ServerContextBase& ctx, const Caller& caller);
+  bool CodeGuessAllowed(const GuessKeys& keys);
+  void CodeGuessFailed(const GuessKeys& keys);
 
   // Watch (watch.cc): the opening work of a stream, off gRPC's threads.
   struct WatchOpen;
@@ -149,14 +158,18 @@ class MatchmakingService final {
   absl::Status CloseConnection(const std::string& room_id, const std::string& player_id,
                                const std::string& conn_id);
 
-  // Dependencies (backends.cc).
+  // Dependencies (backends.cc). `request_id`: of the call being served (service::RequestId);
+  // empty for background work, which gets a new one per call.
   void ConnectBackends();
-  absl::StatusOr<v1::NewGameResponse> RulesNewGame(const v1::NewGameRequest& req);
+  absl::StatusOr<v1::NewGameResponse> RulesNewGame(const v1::NewGameRequest& req,
+                                                   const std::string& request_id = "");
   absl::StatusOr<Applied> RulesMove(const GameRow& g, const std::string& text,
-                                    const v1::Move* structured);
+                                    const v1::Move* structured, const std::string& request_id = "");
   absl::StatusOr<Applied> RulesAction(const GameRow& g, int seat, v1::Action action,
-                                      const std::string& move_text);
-  absl::StatusOr<v1::LegalMovesResponse> RulesLegal(const GameRow& g, const std::string& from);
+                                      const std::string& move_text,
+                                      const std::string& request_id = "");
+  absl::StatusOr<v1::LegalMovesResponse> RulesLegal(const GameRow& g, const std::string& from,
+                                                    const std::string& request_id = "");
   // The CPU's move for the seat to move: the bot service's, or a random legal one.
   absl::StatusOr<v1::Move> BotMove(const GameRow& g);
 
@@ -202,12 +215,8 @@ class MatchmakingService final {
   std::mutex auth_mu_;
   absl::flat_hash_map<std::string, Caller> auth_cache_;  // token hash -> player
 
-  std::mutex guess_mu_;
-  struct Guesses {
-    absl::Time window_start;
-    int failures = 0;
-  };
-  absl::flat_hash_map<std::string, Guesses> guesses_;
+  service::WindowCounter code_failures_;  // by GuessKeys
+  service::WindowCounter guests_;         // CreateGuest calls by client address
 
   std::mutex cpu_mu_;
   std::condition_variable cpu_cv_;

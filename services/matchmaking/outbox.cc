@@ -4,6 +4,7 @@
 // changes nothing). Failures back off and retry.
 #include "absl/strings/str_cat.h"
 #include "libs/service/log.h"
+#include "libs/service/request_id.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/store.h"
 
@@ -26,6 +27,7 @@ void MatchmakingService::DeliverOutbox() {
       int attempts = r[0][2].as<int>();
       grpc::ClientContext ctx;
       ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+      service::Outgoing(&ctx, "");
       v1::ReportGameResponse resp;
       grpc::Status s = rating_->ReportGame(&ctx, req, &resp);
       if (s.ok()) {

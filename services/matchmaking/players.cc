@@ -1,5 +1,6 @@
 // Guests: CreateGuest, UpdateGuest, GetMe, GetPlayers.
 #include "absl/strings/str_cat.h"
+#include "libs/service/client_address.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/store.h"
 
@@ -13,9 +14,14 @@ void FillPlayer(const pqxx::row& r, v1::Player* p) {
 }
 }  // namespace
 
-grpc::Status MatchmakingService::CreateGuest(grpc::ServerContextBase*,
+grpc::Status MatchmakingService::CreateGuest(grpc::ServerContextBase* ctx,
                                              const v1::CreateGuestRequest* req,
                                              v1::CreateGuestResponse* resp) {
+  if (!guests_.Take(service::ClientAddress(*ctx), config_.guests_per_minute)) {
+    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                        "too many new guests from your address; wait a minute (a device "
+                        "keeps its token: create a guest once)");
+  }
   std::string name;
   if (req->display_name().empty()) {
     name = absl::StrCat("Guest ", 1000 + std::stoi(NewId().substr(0, 4), nullptr, 16) % 9000);

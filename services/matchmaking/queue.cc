@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/games/games.h"
+#include "libs/service/request_id.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/store.h"
@@ -57,6 +58,7 @@ double MatchmakingService::RatingOf(const std::string& player, v1::RatingPool po
   if (rating_ == nullptr) return 1500;
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  service::Outgoing(&ctx, "");
   v1::GetRatingsRequest req;
   req.set_player_id(player);
   v1::GetRatingsResponse resp;

@@ -27,6 +27,19 @@ v1::RoomEvent Joined(pqxx::transaction_base& t, const std::string& room_id,
   return e;
 }
 
+bool IsMember(const v1::Room& room, const std::string& player_id) {
+  if (player_id.empty()) return false;
+  for (const auto& m : room.members()) {
+    if (m.player_id() == player_id) return true;
+  }
+  return false;
+}
+
+grpc::Status TooManyGuesses() {
+  return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                      "too many unknown invite codes from you; wait a minute");
+}
+
 }  // namespace
 
 grpc::Status MatchmakingService::CreateRoom(grpc::ServerContextBase* ctx,
@@ -57,18 +70,18 @@ grpc::Status MatchmakingService::CreateRoom(grpc::ServerContextBase* ctx,
 
 grpc::Status MatchmakingService::GetRoom(grpc::ServerContextBase* ctx,
                                          const v1::GetRoomRequest* req, v1::Room* resp) {
+  auto caller = Authenticate(ctx, false);
+  if (!caller.ok()) return ToGrpc(caller.status());
   std::string id;
   if (req->key_case() == v1::GetRoomRequest::kRoomId) {
     if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
     id = req->room_id();
   } else if (req->key_case() == v1::GetRoomRequest::kInviteCode) {
-    if (!CodeGuessAllowed(ctx->peer())) {
-      return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                          "too many unknown invite codes; wait a minute");
-    }
+    GuessKeys keys = GuessKeysOf(*ctx, *caller);
+    if (!CodeGuessAllowed(keys)) return TooManyGuesses();
     std::string code = NormalizeCode(req->invite_code());
     if (code.empty()) {
-      CodeGuessFailed(ctx->peer());
+      CodeGuessFailed(keys);
       return grpc::Status(grpc::StatusCode::NOT_FOUND, "unknown invite code");
     }
     absl::Status s = Tx([&](pqxx::work& w) {
@@ -78,12 +91,19 @@ grpc::Status MatchmakingService::GetRoom(grpc::ServerContextBase* ctx,
       id = r[0][0].as<std::string>();
       return absl::OkStatus();
     });
-    if (s.code() == absl::StatusCode::kNotFound) CodeGuessFailed(ctx->peer());
+    if (s.code() == absl::StatusCode::kNotFound) CodeGuessFailed(keys);
     if (!s.ok()) return ToGrpc(s);
   } else {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "room_id or invite_code: required");
   }
-  return ToGrpc(Tx([&](pqxx::work& w) { return LoadRoom(w, id, resp); }));
+  absl::Status s = Tx([&](pqxx::work& w) { return LoadRoom(w, id, resp); });
+  if (!s.ok()) return ToGrpc(s);
+  // The code is the key to the room: only members, and who already holds it, see it.
+  if (req->key_case() == v1::GetRoomRequest::kRoomId && !IsMember(*resp, caller->id)) {
+    resp->clear_invite_code();
+    resp->clear_invite_url();
+  }
+  return grpc::Status::OK;
 }
 
 grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
@@ -91,13 +111,11 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
                                           v1::JoinRoomResponse* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
-  if (!CodeGuessAllowed(ctx->peer())) {
-    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                        "too many unknown invite codes; wait a minute");
-  }
+  GuessKeys keys = GuessKeysOf(*ctx, *caller);
+  if (!CodeGuessAllowed(keys)) return TooManyGuesses();
   std::string code = NormalizeCode(req->invite_code());
   if (code.empty()) {
-    CodeGuessFailed(ctx->peer());
+    CodeGuessFailed(keys);
     return grpc::Status(grpc::StatusCode::NOT_FOUND, "unknown invite code");
   }
   std::string room_id;
@@ -146,7 +164,7 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
     resp->set_role(role);
     return LoadRoom(w, room_id, resp->mutable_room());
   });
-  if (s.code() == absl::StatusCode::kNotFound) CodeGuessFailed(ctx->peer());
+  if (s.code() == absl::StatusCode::kNotFound) CodeGuessFailed(keys);
   return ToGrpc(s);
 }
 

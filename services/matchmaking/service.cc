@@ -1,6 +1,7 @@
 // Construction, authentication and the invite-code guessing limit.
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "libs/service/client_address.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/store.h"
@@ -77,31 +78,24 @@ absl::StatusOr<Caller> MatchmakingService::AuthenticateHeader(
   }
 }
 
-namespace {
-std::string PeerHost(const std::string& peer) {
-  // "ipv4:127.0.0.1:5555" / "ipv6:[::1]:5555": the address without the port.
-  size_t colon = peer.rfind(':');
-  return colon == std::string::npos ? peer : peer.substr(0, colon);
-}
-}  // namespace
-
-bool MatchmakingService::CodeGuessAllowed(const std::string& peer) {
-  std::lock_guard<std::mutex> lock(guess_mu_);
-  auto it = guesses_.find(PeerHost(peer));
-  if (it == guesses_.end()) return true;
-  if (absl::Now() - it->second.window_start > absl::Minutes(1)) {
-    guesses_.erase(it);
-    return true;
-  }
-  return it->second.failures < config_.code_failures_per_minute;
+MatchmakingService::GuessKeys MatchmakingService::GuessKeysOf(const grpc::ServerContextBase& ctx,
+                                                              const Caller& caller) {
+  std::string address = service::ClientAddress(ctx);
+  GuessKeys k;
+  k.own =
+      caller.id.empty() ? absl::StrCat("anonymous ", address) : absl::StrCat("player ", caller.id);
+  k.address = absl::StrCat("address ", address);
+  return k;
 }
 
-void MatchmakingService::CodeGuessFailed(const std::string& peer) {
-  std::lock_guard<std::mutex> lock(guess_mu_);
-  if (guesses_.size() > 100000) guesses_.clear();
-  auto& g = guesses_[PeerHost(peer)];
-  if (g.failures == 0) g.window_start = absl::Now();
-  ++g.failures;
+bool MatchmakingService::CodeGuessAllowed(const GuessKeys& keys) {
+  return code_failures_.Below(keys.own, config_.code_failures_per_minute) &&
+         code_failures_.Below(keys.address, config_.code_failures_per_address);
+}
+
+void MatchmakingService::CodeGuessFailed(const GuessKeys& keys) {
+  code_failures_.Add(keys.own);
+  code_failures_.Add(keys.address);
 }
 
 }  // namespace tablero::matchmaking

@@ -140,11 +140,6 @@ std::string TextArray(absl::Span<const std::string> items) {
   return out;
 }
 
-grpc::Status ToGrpc(const absl::Status& s) {
-  if (s.ok()) return grpc::Status::OK;
-  return grpc::Status(static_cast<grpc::StatusCode>(s.code()), std::string(s.message()));
-}
-
 std::string WithSearchPath(const std::string& url, absl::string_view schema) {
   if (url.find("://") != std::string::npos) {
     return absl::StrCat(url, url.find('?') == std::string::npos ? "?" : "&",

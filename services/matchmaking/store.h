@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "libs/service/status.h"
 
 namespace tablero::matchmaking {
 
@@ -54,8 +55,8 @@ M Parse(const pqxx::field& f) {
 // A text[] literal of the strings, for one array parameter ("{"a","b"}", quoted and escaped).
 std::string TextArray(absl::Span<const std::string> items);
 
-// absl::Status -> grpc::Status (same codes and message).
-grpc::Status ToGrpc(const absl::Status& s);
+// absl::Status -> grpc::Status: the one conversion every service uses.
+using ::tablero::service::ToGrpc;
 
 // Appends a search_path of the schema to a libpq URL or key=value string, so every
 // pooled connection finds the service's tables unqualified.

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/pg/prepared.h"
+#include "libs/service/client_address.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/seating.h"
@@ -46,17 +47,6 @@ absl::Status MatchmakingService::CloseConnection(const std::string& room_id,
   });
 }
 
-namespace {
-
-// The client's address without the port, for the per-address stream limit.
-std::string WatchAddress(const grpc::CallbackServerContext& ctx) {
-  std::string peer = ctx.peer();  // "ipv4:127.0.0.1:5555" / "ipv6:[::1]:5555"
-  const size_t colon = peer.rfind(':');
-  return colon == std::string::npos ? peer : peer.substr(0, colon);
-}
-
-}  // namespace
-
 struct MatchmakingService::WatchOpen {
   std::string room_id;
   int64_t after_seq = 0;
@@ -85,7 +75,7 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* MatchmakingService::Watch(
     return stream.get();
   }
   // What the opening work needs is copied: it runs on another thread.
-  WatchOpen open{req->room_id(), req->after_seq(), std::nullopt, WatchAddress(*ctx)};
+  WatchOpen open{req->room_id(), req->after_seq(), std::nullopt, service::ClientAddress(*ctx)};
   const auto& md = ctx->client_metadata();
   if (auto it = md.find("authorization"); it != md.end()) {
     open.authorization = std::string(it->second.data(), it->second.size());

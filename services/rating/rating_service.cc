@@ -3,6 +3,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "libs/service/log.h"
+#include "libs/service/service_key.h"
+#include "libs/service/status.h"
 #include "services/rating/page.h"
 
 namespace tablero::rating {
@@ -10,11 +12,7 @@ namespace {
 
 namespace v1 = tablero::v1;
 
-grpc::Status ToGrpc(const absl::Status& s) {
-  if (s.ok()) return grpc::Status::OK;
-  // absl and gRPC share the canonical code numbers.
-  return grpc::Status(static_cast<grpc::StatusCode>(s.code()), std::string(s.message()));
-}
+using service::ToGrpc;
 
 void SetTime(int64_t us, google::protobuf::Timestamp* t) {
   int64_t sec = us / 1000000, rem = us % 1000000;
@@ -65,8 +63,10 @@ RatingService::RatingService(Store* store, prometheus::Registry& registry) : sto
   retry_deadlock_ = &retries.Add({{"reason", "deadlock"}});
 }
 
-grpc::Status RatingService::ReportGame(grpc::ServerContext*, const v1::ReportGameRequest* req,
+grpc::Status RatingService::ReportGame(grpc::ServerContext* ctx, const v1::ReportGameRequest* req,
                                        v1::ReportGameResponse* resp) {
+  // Internal: only the matchmaking service reports results.
+  if (absl::Status s = service::CheckServiceKey(*ctx); !s.ok()) return ToGrpc(s);
   if (!req->ranked()) {
     unranked_->Increment();
     resp->set_applied_now(false);

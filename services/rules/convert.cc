@@ -51,11 +51,6 @@ absl::StatusOr<game::Action> FromProto(v1::Action action) {
   }
 }
 
-grpc::Status ToGrpc(const absl::Status& status) {
-  if (status.ok()) return grpc::Status();
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
-}
-
 void ToProto(const game::GameInfo& in, v1::GameInfo* out) {
   out->set_kind(ToProto(in.kind));
   out->set_name(in.name);

@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "libs/game/game.h"
+#include "libs/service/status.h"
 #include "tablero/v1/common.pb.h"
 
 namespace tablero::rules {
@@ -21,8 +22,8 @@ v1::GameKind ToProto(game::Kind kind);
 // INVALID_ARGUMENT for ACTION_UNSPECIFIED and unknown numbers.
 absl::StatusOr<game::Action> FromProto(v1::Action action);
 
-// absl codes and gRPC codes share their numbers; the message is kept.
-grpc::Status ToGrpc(const absl::Status& status);
+// absl::Status -> grpc::Status: the one conversion every service uses.
+using ::tablero::service::ToGrpc;
 
 void ToProto(const game::GameInfo& in, v1::GameInfo* out);
 void ToProto(const game::Move& in, v1::Move* out);

@@ -307,7 +307,9 @@ grpc::Status RulesService::ApplyMoveBytes(grpc::ServerContextBase* ctx, absl::st
   google::protobuf::Arena arena(o);
   auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&arena);
   if (!req->ParseFromArray(request.data(), static_cast<int>(request.size()))) {
-    return grpc::Status(grpc::StatusCode::INTERNAL, "failed to parse the ApplyMove request");
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "request is not a valid tablero.v1.ApplyMoveRequest (malformed protobuf, "
+                        "or invalid UTF-8 in a string field)");
   }
   return ApplyMoveWire(ctx, ArgsOf(*req), answer);
 }

@@ -83,6 +83,10 @@ Process::Process(const std::string& binary, const std::vector<std::string>& args
     if (env.count(key) == 0) envs.push_back(kv);
   }
   for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
+  // Every service of a test shares the tests' service key (internal methods need it).
+  if (env.count("TABLERO_SERVICE_KEY") == 0 && std::getenv("TABLERO_SERVICE_KEY") == nullptr) {
+    envs.push_back(std::string("TABLERO_SERVICE_KEY=") + kTestServiceKey);
+  }
   pid_ = fork();
   if (pid_ == 0) {
     dup2(fd, 1);

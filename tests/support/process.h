@@ -11,6 +11,10 @@
 
 namespace tablero::testing {
 
+// The service key (--service_key) of every service a test starts, unless the test's
+// environment sets TABLERO_SERVICE_KEY or the test passes its own.
+inline constexpr char kTestServiceKey[] = "tablero-test-service-key";
+
 class Process {
  public:
   // Starts `binary` with `args`; `env` adds to (or overrides) the test's environment.

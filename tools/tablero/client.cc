@@ -118,7 +118,7 @@ grpc::Status Client::FindRoom(const std::string& key, v1::Room* room) {
   }
   v1::GetRoomRequest req;
   req.set_room_id(k);
-  return mm_->GetRoom(Ctx(false).get(), req, room);
+  return mm_->GetRoom(Ctx(true).get(), req, room);  // members see the invite code
 }
 
 v1::GameKind ParseKind(const std::string& s) {

@@ -187,11 +187,16 @@ int RunRoom(Client& client, const std::string& room_id, bool spectator) {
   v1::Room room;
   v1::GetRoomRequest rq;
   rq.set_room_id(room_id);
-  grpc::Status s = client.mm()->GetRoom(client.Ctx(false).get(), rq, &room);
+  // With our token: the invite code is shown to members only.
+  grpc::Status s = client.mm()->GetRoom(client.Ctx(true).get(), rq, &room);
   if (!s.ok()) return Fail(s);
   ss.seq = room.seq();
-  std::cout << "Room " << room.invite_code() << " (" << KindName(room.kind()) << "), invite link "
-            << room.invite_url() << "\n";
+  if (room.invite_code().empty()) {
+    std::cout << "Room " << room.id() << " (" << KindName(room.kind()) << ")\n";
+  } else {
+    std::cout << "Room " << room.invite_code() << " (" << KindName(room.kind())
+              << "), invite link " << room.invite_url() << "\n";
+  }
   if (!room.current_game_id().empty()) {
     v1::GetGameRequest gq;
     gq.set_game_id(room.current_game_id());

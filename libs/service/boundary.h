@@ -1,0 +1,61 @@
+// What every call crosses on its way in and out of a service, in one server interceptor
+// so that no handler has to remember it:
+// - metrics (metrics.h), labelled by method only for methods this server registered;
+//   any other path counts as grpc_service="other", grpc_method="other", so made-up
+//   method names cannot create series;
+// - the request id (request_id.h): `x-request-id` when fit, else a new one, stored back
+//   into the call's metadata for the handler;
+// - malformed requests: bytes that do not parse as the method's request message (or
+//   carry invalid UTF-8 in a string field) answer INVALID_ARGUMENT naming the message,
+//   whatever the handler kind (sync, callback unary or streaming: gRPC itself answers
+//   INTERNAL or UNIMPLEMENTED there);
+// - error hygiene: a server error's message (status.h IsServerError) is replaced by
+//   PublicMessage with the request id, and the original goes to the log;
+// - one logfmt line per failed call: method, code, request id, duration, client address
+//   (client_address.h; server errors at warn/error, client errors at debug).
+#ifndef TABLERO_LIBS_SERVICE_BOUNDARY_H_
+#define TABLERO_LIBS_SERVICE_BOUNDARY_H_
+
+#include <grpcpp/support/server_interceptor.h>
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "libs/service/metrics.h"
+
+namespace tablero::service {
+
+// The methods a server registered: full path ("/pkg.Service/Method") -> full name of its
+// request message ("" when unknown to the generated descriptor pool).
+class MethodTable {
+ public:
+  // Every method of the named services, from the generated descriptor pool, plus gRPC's
+  // health and reflection services.
+  static MethodTable ForServices(const std::vector<std::string>& full_service_names);
+
+  bool Known(const std::string& path) const { return input_.contains(path); }
+  const std::string& InputType(const std::string& path) const;
+
+ private:
+  absl::flat_hash_map<std::string, std::string> input_;
+};
+
+inline constexpr char kOtherMethod[] = "/other/other";
+
+// Creates one boundary interceptor per call. `methods` and `metrics` outlive the server.
+class BoundaryInterceptorFactory : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  BoundaryInterceptorFactory(const MethodTable* methods, RpcMetrics* metrics)
+      : methods_(methods), metrics_(metrics) {}
+  grpc::experimental::Interceptor* CreateServerInterceptor(
+      grpc::experimental::ServerRpcInfo* info) override;
+
+ private:
+  const MethodTable* methods_;
+  RpcMetrics* metrics_;
+};
+
+}  // namespace tablero::service
+
+#endif  // TABLERO_LIBS_SERVICE_BOUNDARY_H_
