@@ -1,0 +1,222 @@
+// Browser tests: real Chromium against real service processes, a real PostgreSQL and the
+// dev gateway (see stack.mjs). Screenshots of every step go to the artifacts folder
+// (TABLERO_WEB_ARTIFACTS, default <build>/web-artifacts). Run: node web/tests/run.mjs
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { startStack, GRACE_SECONDS } from "./stack.mjs";
+import { launch, profile, shooter, moveCount, waitMoves, waitMyTurn, status, clickSomeMove, ARTIFACTS } from "./browser.mjs";
+
+let stack;
+let browser;
+
+before(async () => {
+  stack = await startStack();
+  browser = await launch();
+  console.log(`# site ${stack.base}, screenshots in ${ARTIFACTS}, service logs in ${stack.logs}`);
+});
+
+after(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function newGame(page, kind, { level = "1", seats } = {}) {
+  await page.goto("/");
+  await page.selectOption('[data-testid="game-kind"]', kind);
+  await page.selectOption('[data-testid="cpu-level"]', level);
+  if (seats) await page.selectOption('[data-testid="seat-count"]', String(seats));
+  await page.click('[data-testid="play-cpu"]');
+  await page.waitForURL(/\/room\//);
+  await page.waitForSelector('[data-testid="board"]');
+}
+
+const noErrors = (page) => assert.deepEqual(page.errors, [], "no uncaught errors in the page");
+
+test("chess against the CPU by clicks until a result", async () => {
+  const { context, page } = await profile(browser, stack.base);
+  const shot = shooter("chess-cpu");
+  await newGame(page, "chess");
+  await shot(page, "start");
+  assert.equal(await page.locator("[data-square]").count(), 64);
+  assert.equal(await page.locator('[data-square="e2"] [data-piece="wP"]').count(), 1);
+  for (let i = 0; i < 3; i++) {
+    assert.ok(await waitMyTurn(page));
+    await clickSomeMove(page, '[data-piece^="w"]', "data-square");
+    await waitMoves(page, 2 * i + 2); // ours and the CPU's answer
+    await shot(page, `move-${i + 1}`);
+  }
+  assert.ok(await waitMyTurn(page));
+  await page.click('[data-testid="resign"]');
+  await page.waitForSelector('[data-testid="result"]');
+  assert.match(await status(page), /Game over: You lost \(resignation\)/);
+  await shot(page, "result");
+  // PGN download of the finished game.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="pgn-download"]')]);
+  const pgn = readFileSync(await download.path(), "utf8");
+  assert.match(pgn, /\[Result "0-1"\]/);
+  // Replay: the moves, stepping back to the start position.
+  await page.click('[data-testid="replay-link"]');
+  await page.waitForSelector('[data-testid="replay-ply"]');
+  assert.equal(await page.locator('[data-testid="move"]').count(), 6);
+  await page.click('[data-testid="replay-first"]');
+  assert.equal(await page.locator('[data-square="e2"] [data-piece="wP"]').count(), 1);
+  assert.match(await page.locator('[data-testid="replay-ply"]').textContent(), /Move 0 of 6/);
+  await shot(page, "replay");
+  noErrors(page);
+  await context.close();
+});
+
+test("invite link: the friend joins from another profile and sees the host's move", async () => {
+  const host = await profile(browser, stack.base);
+  const friend = await profile(browser, stack.base, { phone: true });
+  const shot = shooter("invite");
+  await host.page.goto("/");
+  await host.page.selectOption('[data-testid="game-kind"]', "chess");
+  await host.page.click('[data-testid="create-room"]');
+  const link = host.page.locator('[data-testid="invite-link"]');
+  await link.waitFor();
+  const href = await link.getAttribute("href");
+  assert.match(href, /\/join\/[A-Z2-9]{8}$/);
+  await shot(host.page, "host-room");
+  await friend.page.goto(href);
+  await friend.page.waitForURL(/\/room\//);
+  await host.page.waitForFunction(() => document.querySelectorAll('[data-testid="member"]').length === 2);
+  await shot(friend.page, "friend-joined");
+  await host.page.click('[data-testid="start-game"]');
+  await host.page.waitForSelector('[data-square="e2"]');
+  await friend.page.waitForSelector('[data-square="e2"]');
+  // The friend plays Black: the board is turned (a8 in the bottom-right corner's rank).
+  assert.match(await status(friend.page), /White.*to move/);
+  await host.page.click('[data-square="e2"]');
+  await host.page.click('[data-square="e4"]');
+  await friend.page.waitForSelector('[data-square="e4"] [data-piece="wP"]');
+  await waitMoves(friend.page, 1);
+  assert.equal(await friend.page.locator('[data-testid="move"]').first().textContent(), "e4");
+  assert.ok(await waitMyTurn(friend.page));
+  await shot(friend.page, "friend-sees-e4");
+  await friend.page.click('[data-square="e7"]');
+  await friend.page.click('[data-square="e5"]');
+  await host.page.waitForSelector('[data-square="e5"] [data-piece="bP"]');
+  await shot(host.page, "host-sees-e5");
+  noErrors(host.page);
+  noErrors(friend.page);
+  await host.context.close();
+  await friend.context.close();
+});
+
+test("four-player shogi with three CPUs progresses", async () => {
+  const { context, page } = await profile(browser, stack.base);
+  const shot = shooter("shogi4");
+  await newGame(page, "shogi4");
+  assert.equal(await page.locator("[data-square]").count(), 81);
+  assert.equal(await page.locator('[data-testid="hand"]').count(), 4);
+  assert.equal(await page.locator('[data-square="5i"] [data-piece="K"][data-owner="0"]').count(), 1);
+  await shot(page, "start");
+  for (let i = 0; i < 3; i++) {
+    if (!(await waitMyTurn(page, 60000))) break;
+    await clickSomeMove(page, '[data-owner="0"][data-piece="P"], [data-owner="0"][data-piece="S"]', "data-square");
+    await waitMoves(page, 4 * i + 4, 60000); // ours and the three CPUs'
+    await shot(page, `round-${i + 1}`);
+  }
+  const seats = await page.locator('[data-testid="move"]').evaluateAll((els) => [...new Set(els.map((e) => e.dataset.seat))].sort());
+  assert.deepEqual(seats, ["0", "1", "2", "3"]);
+  noErrors(page);
+  await context.close();
+});
+
+test("six-player Chinese Checkers with CPUs", async () => {
+  const { context, page } = await profile(browser, stack.base);
+  const shot = shooter("checkers6");
+  await newGame(page, "checkers", { seats: 6 });
+  assert.equal(await page.locator("[data-hole]").count(), 121);
+  assert.equal(await page.locator('[data-testid="seat"]').count(), 6);
+  assert.equal(await page.locator(".marble").count(), 60);
+  await shot(page, "start");
+  for (let i = 0; i < 2; i++) {
+    if (!(await waitMyTurn(page, 60000))) break;
+    await clickSomeMove(page, '.marble[data-owner="0"]', "data-hole");
+    await waitMoves(page, 6 * i + 6, 60000);
+    await shot(page, `round-${i + 1}`);
+  }
+  const seats = await page.locator('[data-testid="move"]').evaluateAll((els) => new Set(els.map((e) => e.dataset.seat)).size);
+  assert.equal(seats, 6);
+  noErrors(page);
+  await context.close();
+});
+
+test("reload reclaims the seat; an absent seat is shown as taken over by the CPU", async () => {
+  const { context, page } = await profile(browser, stack.base);
+  const shot = shooter("reload");
+  await newGame(page, "chess");
+  const room = page.url();
+  assert.ok(await waitMyTurn(page));
+  await page.click('[data-square="d2"]');
+  await page.click('[data-square="d4"]');
+  await waitMoves(page, 2);
+  await page.reload();
+  await page.waitForSelector('[data-testid="board"]');
+  await waitMoves(page, 2);
+  assert.match(await page.locator('[data-testid="seat"][data-seat="0"]').textContent(), /\(you\)/);
+  assert.ok(await waitMyTurn(page));
+  await shot(page, "after-reload");
+  await page.click('[data-square="e2"]');
+  await page.click('[data-square="e4"]');
+  await waitMoves(page, 4);
+  assert.equal(await moveCount(page), 4, "no move shown twice after resuming the stream");
+  // Away past the grace period: a spectator sees the CPU playing the seat.
+  const watcher = await profile(browser, stack.base);
+  await watcher.page.goto(room);
+  await watcher.page.waitForSelector('[data-testid="spectating"]');
+  await page.goto("about:blank");
+  await watcher.page.waitForSelector('[data-testid="seat"][data-seat="0"] [data-testid="cpu-takeover"]', { timeout: (GRACE_SECONDS + 10) * 1000 });
+  await shot(watcher.page, "cpu-takes-over");
+  // Back on the room: the seat is ours again.
+  await page.goto(room);
+  await page.waitForSelector('[data-testid="board"]');
+  await watcher.page.waitForSelector('[data-testid="seat"][data-seat="0"] [data-testid="cpu-takeover"]', { state: "detached", timeout: 15000 });
+  assert.match(await page.locator('[data-testid="seat"][data-seat="0"]').textContent(), /\(you\)/);
+  await shot(page, "seat-back");
+  noErrors(page);
+  noErrors(watcher.page);
+  await watcher.context.close();
+  await context.close();
+});
+
+test("legal-move highlights absent when the room turns them off; a refused move is a message", async () => {
+  const { context, page } = await profile(browser, stack.base);
+  const shot = shooter("no-highlights");
+  await page.goto("/");
+  await page.selectOption('[data-testid="game-kind"]', "chess");
+  await page.click('[data-testid="create-room"]');
+  await page.waitForSelector('[data-testid="setting-legal"]');
+  assert.ok(await page.isChecked('[data-testid="setting-legal"]'));
+  await page.uncheck('[data-testid="setting-legal"]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid="setting-legal"]').checked);
+  await page.click('[data-testid="start-game"]');
+  await page.waitForSelector('[data-square="e2"]');
+  assert.ok(await waitMyTurn(page));
+  await page.click('[data-square="e2"]');
+  await page.waitForSelector('[data-square="e2"].selected');
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator(".legal").count(), 0, "no highlighted squares");
+  await shot(page, "selected-no-highlights");
+  // An illegal target: the server refuses, the page says so and keeps working.
+  await page.click('[data-square="e5"]');
+  await page.waitForSelector('[data-testid="error"]');
+  assert.match(await page.locator('[data-testid="error"]').textContent(), /e2e5 refused/);
+  await shot(page, "refused-by-click");
+  // A typed move that is refused, then a typed move that is played.
+  await page.fill('[data-testid="move-input"]', "Ke3");
+  await page.click('[data-testid="move-submit"]');
+  await page.waitForFunction(() => /Ke3 refused/.test(document.querySelector('[data-testid="error"]')?.textContent ?? ""));
+  await shot(page, "refused-typed");
+  assert.equal(await moveCount(page), 0);
+  await page.fill('[data-testid="move-input"]', "Nf3");
+  await page.click('[data-testid="move-submit"]');
+  await waitMoves(page, 1);
+  assert.equal(await page.locator('[data-square="f3"] [data-piece="wN"]').count(), 1);
+  await shot(page, "typed-move-played");
+  noErrors(page);
+  await context.close();
+});
