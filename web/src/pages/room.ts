@@ -26,12 +26,27 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
   const isHost = () => room.hostPlayerId === me.playerId;
   const member = () => room.members.find((m) => m.playerId === me.playerId);
 
+  // Events that arrive while a game's snapshot is loading are kept and fed to it after.
+  let loading: string | null = null;
+  let queued: RoomEvent[] = [];
   const showGame = async (gameId: string) => {
-    if (!gameId || screen?.id === gameId) return;
-    const g = await matchmaking.getGame({ gameId });
-    screen?.dispose();
-    screen = new GameScreen(g, me.playerId, () => void refresh());
-    gameSlot.replaceChildren(screen.el);
+    if (!gameId || screen?.id === gameId || loading === gameId) return;
+    loading = gameId;
+    queued = [];
+    try {
+      const g = await matchmaking.getGame({ gameId });
+      screen?.dispose();
+      screen = new GameScreen(g, me.playerId, () => void refresh());
+      gameSlot.replaceChildren(screen.el);
+      for (const e of queued) screen.event(e);
+    } finally {
+      loading = null;
+      queued = [];
+    }
+  };
+  const toScreen = (e: RoomEvent) => {
+    if (loading) queued.push(e);
+    else screen?.event(e);
   };
 
   const drawRoom = () => {
@@ -98,11 +113,11 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
           void refresh().then(() => showGame(e.gameId));
           return;
         case "gameOver":
-          screen?.event(e);
+          toScreen(e);
           void refresh();
           return;
         default:
-          screen?.event(e);
+          toScreen(e);
       }
     },
     resync: async () => {
