@@ -145,45 +145,56 @@ test("six-player Chinese Checkers with CPUs", async () => {
   await context.close();
 });
 
-test("reload reclaims the seat; an absent seat is shown as taken over by the CPU", async () => {
-  const { context, page } = await profile(browser, stack.base);
+test("reload reclaims the seat; an absent player's seat is shown as played by the CPU", async () => {
+  const host = await profile(browser, stack.base);
+  const friend = await profile(browser, stack.base);
   const shot = shooter("reload");
-  await newGame(page, "chess");
-  const room = page.url();
-  assert.ok(await waitMyTurn(page));
-  await page.click('[data-square="d2"]');
-  await page.click('[data-square="d4"]');
-  await waitMoves(page, 2);
-  await page.reload();
-  await page.waitForSelector('[data-testid="board"]');
-  await waitMoves(page, 2);
-  assert.match(await page.locator('[data-testid="seat"][data-seat="0"]').textContent(), /\(you\)/);
-  assert.ok(await waitMyTurn(page));
-  await shot(page, "after-reload");
-  await page.click('[data-square="e2"]');
-  await page.click('[data-square="e4"]');
-  await waitMoves(page, 4);
-  assert.equal(await moveCount(page), 4, "no move shown twice after resuming the stream");
-  // Away past the grace period: a spectator sees the CPU playing the seat.
-  const watcher = await profile(browser, stack.base);
-  await watcher.page.goto(room);
-  await watcher.page.waitForSelector('[data-testid="spectating"]');
-  await page.goto("about:blank");
-  await watcher.page.waitForSelector('[data-testid="seat"][data-seat="0"] [data-testid="cpu-takeover"]', { timeout: (GRACE_SECONDS + 10) * 1000 });
-  await shot(watcher.page, "cpu-takes-over");
-  // Back on the room: the seat is ours again.
-  await page.goto(room);
-  await page.waitForSelector('[data-testid="board"]');
-  await watcher.page.waitForSelector('[data-testid="seat"][data-seat="0"] [data-testid="cpu-takeover"]', { state: "detached", timeout: 15000 });
-  assert.match(await page.locator('[data-testid="seat"][data-seat="0"]').textContent(), /\(you\)/);
-  await shot(page, "seat-back");
-  noErrors(page);
-  noErrors(watcher.page);
-  await watcher.context.close();
-  await context.close();
+  await host.page.goto("/");
+  await host.page.selectOption('[data-testid="game-kind"]', "chess");
+  await host.page.click('[data-testid="create-room"]');
+  const href = await host.page.locator('[data-testid="invite-link"]').getAttribute("href");
+  await friend.page.goto(href);
+  await friend.page.waitForURL(/\/room\//);
+  const room = friend.page.url();
+  await host.page.waitForFunction(() => document.querySelectorAll('[data-testid="member"]').length === 2);
+  await host.page.click('[data-testid="start-game"]');
+  await host.page.waitForSelector('[data-square="e2"]');
+  await host.page.click('[data-square="e2"]');
+  await host.page.click('[data-square="e4"]');
+  await friend.page.waitForSelector('[data-square="e4"] [data-piece="wP"]');
+  assert.ok(await waitMyTurn(friend.page));
+  await friend.page.click('[data-square="e7"]');
+  await friend.page.click('[data-square="e5"]');
+  await waitMoves(host.page, 2);
+  // Reload: same seat, the same two moves (the stream resumed, nothing twice), play on.
+  await host.page.reload();
+  await host.page.waitForSelector('[data-testid="board"]');
+  await waitMoves(host.page, 2);
+  assert.match(await host.page.locator('[data-testid="seat"][data-seat="0"]').textContent(), /\(you\)/);
+  assert.ok(await waitMyTurn(host.page));
+  await shot(host.page, "after-reload");
+  await host.page.click('[data-square="g1"]');
+  await host.page.click('[data-square="f3"]');
+  await waitMoves(friend.page, 3);
+  assert.equal(await moveCount(host.page), 3, "no move shown twice after resuming the stream");
+  // The friend goes away: past the grace period the CPU plays Black, and the host sees it.
+  await friend.page.goto("about:blank");
+  await host.page.waitForSelector('[data-testid="seat"][data-seat="1"] [data-testid="cpu-takeover"]', { timeout: (GRACE_SECONDS + 15) * 1000 });
+  await waitMoves(host.page, 4);
+  await shot(host.page, "cpu-plays-absent-friend");
+  // The friend comes back (same profile: same guest): the seat is theirs again at once.
+  await friend.page.goto(room);
+  await friend.page.waitForSelector('[data-testid="board"]');
+  await host.page.waitForSelector('[data-testid="seat"][data-seat="1"] [data-testid="cpu-takeover"]', { state: "detached", timeout: 15000 });
+  assert.match(await friend.page.locator('[data-testid="seat"][data-seat="1"]').textContent(), /\(you\)/);
+  await shot(friend.page, "friend-back");
+  noErrors(host.page);
+  noErrors(friend.page);
+  await host.context.close();
+  await friend.context.close();
 });
 
-test("legal-move highlights absent when the room turns them off; a refused move is a message", async () => {
+test("turn timer counts down; legal-move highlights absent when the room turns them off; a refused move is a message", async () => {
   const { context, page } = await profile(browser, stack.base);
   const shot = shooter("no-highlights");
   await page.goto("/");
@@ -191,11 +202,25 @@ test("legal-move highlights absent when the room turns them off; a refused move 
   await page.click('[data-testid="create-room"]');
   await page.waitForSelector('[data-testid="setting-legal"]');
   assert.ok(await page.isChecked('[data-testid="setting-legal"]'));
+  // Each change is saved (the panel is redrawn with the next settings version).
+  const version = () => page.locator('[data-testid="settings"]').getAttribute("data-version").then(Number);
+  const v0 = await version();
   await page.uncheck('[data-testid="setting-legal"]');
-  await page.waitForFunction(() => !document.querySelector('[data-testid="setting-legal"]').checked);
+  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 1}"]`);
+  await page.selectOption('[data-testid="setting-turn"]', "30");
+  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 2}"]`);
+  assert.equal(await page.isChecked('[data-testid="setting-legal"]'), false);
+  assert.equal(await page.inputValue('[data-testid="setting-turn"]'), "30");
   await page.click('[data-testid="start-game"]');
   await page.waitForSelector('[data-square="e2"]');
   assert.ok(await waitMyTurn(page));
+  // The turn timer counts down from 30 s.
+  const seconds = async () => Number((await page.locator('[data-testid="turn-timer"]').textContent()).replace(/\D/g, ""));
+  await page.waitForFunction(() => /\d+ s/.test(document.querySelector('[data-testid="turn-timer"]').textContent));
+  const t0 = await seconds();
+  assert.ok(t0 > 0 && t0 <= 30, `timer ${t0}`);
+  await page.waitForTimeout(2100);
+  assert.ok((await seconds()) < t0, "the timer counts down");
   await page.click('[data-square="e2"]');
   await page.waitForSelector('[data-square="e2"].selected');
   await page.waitForTimeout(500);

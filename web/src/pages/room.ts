@@ -116,6 +116,16 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
           toScreen(e);
           void refresh();
           return;
+        case "presenceChanged": {
+          const p = e.event.value;
+          const m = room.members.find((x) => x.playerId === p.playerId);
+          if (m && m.connected !== p.connected) {
+            m.connected = p.connected;
+            drawRoom();
+          }
+          toScreen(e);
+          return;
+        }
         default:
           toScreen(e);
       }

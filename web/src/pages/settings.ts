@@ -1,6 +1,7 @@
 // The host's settings for a room's next game: turn timer, first seat, legal-move help,
 // rotation on rematch, ranked, CPU level, seat count (Chinese Checkers) and every other
 // option of the game from Rules.ListGames. Other members see them read-only.
+import { Code, ConnectError } from "@connectrpc/connect";
 import { matchmaking, describeError } from "../api/client.js";
 import { GameKind, OptionSpec_Type, type GameInfo } from "../gen/tablero/v1/common_pb.js";
 import type { Room, RoomSettings } from "../gen/tablero/v1/matchmaking_pb.js";
@@ -11,21 +12,29 @@ type Patch = Partial<Pick<RoomSettings, "turnTimeLimitSeconds" | "ranked" | "cpu
 export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: boolean, onRoom: (r: Room) => void): HTMLElement {
   const s = room.settings!;
   const locked = !isHost || room.state === 2 /* PLAYING */ || room.quickMatch;
+  // The settings are a patch on what the server has: a stale version (another change got
+  // there first) is re-read and the patch applied again, once.
   const update = async (p: Patch) => {
-    try {
-      const next = await matchmaking.updateRoomSettings({
-        roomId: room.id,
+    const send = (base: Room) =>
+      matchmaking.updateRoomSettings({
+        roomId: base.id,
         settings: {
-          options: { ...s.options, ...(p.options ?? {}) },
-          turnTimeLimitSeconds: p.turnTimeLimitSeconds ?? s.turnTimeLimitSeconds,
-          ranked: p.ranked ?? s.ranked,
-          cpuLevel: p.cpuLevel ?? s.cpuLevel,
-          firstSeat: p.firstSeat ?? s.firstSeat,
-          seatCount: p.seatCount ?? s.seatCount,
+          options: { ...base.settings!.options, ...(p.options ?? {}) },
+          turnTimeLimitSeconds: p.turnTimeLimitSeconds ?? base.settings!.turnTimeLimitSeconds,
+          ranked: p.ranked ?? base.settings!.ranked,
+          cpuLevel: p.cpuLevel ?? base.settings!.cpuLevel,
+          firstSeat: p.firstSeat ?? base.settings!.firstSeat,
+          seatCount: p.seatCount ?? base.settings!.seatCount,
         },
-        expectedSettingsVersion: room.settingsVersion,
+        expectedSettingsVersion: base.settingsVersion,
       });
-      onRoom(next);
+    try {
+      try {
+        onRoom(await send(room));
+      } catch (e) {
+        if (ConnectError.from(e).code !== Code.Aborted) throw e;
+        onRoom(await send(await matchmaking.getRoom({ key: { case: "roomId", value: room.id } })));
+      }
     } catch (e) {
       showMessage(`Settings: ${describeError(e)}`);
     }
@@ -60,7 +69,7 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
     }
     rows.push([o.description || o.name, control]);
   }
-  return h("fieldset", { class: "settings", "data-testid": "settings" },
+  return h("fieldset", { class: "settings", "data-testid": "settings", "data-version": String(room.settingsVersion) },
     h("legend", {}, isHost ? "Settings (host)" : "Settings"),
     rows.map(([label, c]) => h("label", { class: "setting" }, h("span", {}, label), c)));
 }
