@@ -67,7 +67,7 @@ test("chess against the CPU by clicks until a result", async () => {
   await context.close();
 });
 
-test("invite link: the friend joins from another profile and sees the host's move", async () => {
+test("invite link: the friend joins from another profile and sees the host's move; spectator, draw offer, rematch", async () => {
   const host = await profile(browser, stack.base);
   const friend = await profile(browser, stack.base, { phone: true });
   const shot = shooter("invite");
@@ -99,8 +99,34 @@ test("invite link: the friend joins from another profile and sees the host's mov
   await friend.page.click('[data-square="e5"]');
   await host.page.waitForSelector('[data-square="e5"] [data-piece="bP"]');
   await shot(host.page, "host-sees-e5");
-  noErrors(host.page);
-  noErrors(friend.page);
+  // A stranger with the room's address watches live.
+  const watcher = await profile(browser, stack.base);
+  await watcher.page.goto(friend.page.url());
+  await watcher.page.waitForSelector('[data-testid="spectating"]');
+  await waitMoves(watcher.page, 2);
+  assert.equal(await watcher.page.locator('[data-testid="move-input"]').count(), 0, "a spectator cannot move");
+  // Draw offer: declined, then offered again and accepted.
+  await host.page.click('[data-testid="offer-draw"]');
+  await friend.page.click('[data-testid="draw-decline"]');
+  await host.page.waitForSelector('[data-testid="notice"]:has-text("declined")');
+  await host.page.waitForSelector('[data-testid="offer-draw"]');
+  await host.page.click('[data-testid="offer-draw"]');
+  await friend.page.waitForSelector('[data-testid="draw-accept"]');
+  await shot(friend.page, "draw-offered");
+  await friend.page.click('[data-testid="draw-accept"]');
+  for (const p of [host.page, friend.page, watcher.page]) {
+    await p.waitForSelector('[data-testid="result"]');
+    assert.match(await p.locator('[data-testid="result"]').textContent(), /Draw \(draw agreed\)/);
+  }
+  await shot(watcher.page, "spectator-sees-draw");
+  // Rematch: colours swap, the friend now plays White and moves first.
+  await host.page.click('[data-testid="rematch"]');
+  await friend.page.waitForFunction(() => document.querySelectorAll('[data-testid="move"]').length === 0);
+  assert.ok(await waitMyTurn(friend.page));
+  assert.match(await friend.page.locator('[data-testid="seat"][data-seat="0"]').textContent(), /\(you\)/);
+  await shot(friend.page, "rematch-friend-white");
+  for (const p of [host.page, friend.page, watcher.page]) noErrors(p);
+  await watcher.context.close();
   await host.context.close();
   await friend.context.close();
 });

@@ -19,7 +19,7 @@ export const renderChess: Renderer = (s, ev) => {
         h(
           "div",
           {
-            class: `cell ${(file + rank) % 2 === 0 ? "dark" : "light"} ${cellClasses(s, name)}${king ? " check" : ""}`,
+            class: `cell ${(file + rank) % 2 === 1 ? "dark" : "light"} ${cellClasses(s, name)}${king ? " check" : ""}`,
             "data-square": name,
             onclick: () => ev.cell(name),
           },
