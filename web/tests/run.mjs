@@ -271,3 +271,45 @@ test("turn timer counts down; legal-move highlights absent when the room turns t
   noErrors(page);
   await context.close();
 });
+
+test("quick match: two players are paired; the ranked result shows the rating change, home the new rating", async () => {
+  const a = await profile(browser, stack.base);
+  const b = await profile(browser, stack.base, { phone: true });
+  const shot = shooter("quick-match");
+  const tag = String(Date.now() % 100000);
+  for (const [p, name] of [[a.page, `Ana${tag}`], [b.page, `Ben${tag}`]]) {
+    await p.goto("/");
+    await p.fill('[data-testid="name-input"]', name);
+    await p.click('form:has([data-testid="name-input"]) button');
+    await p.waitForSelector(`[data-testid="notice"]:has-text("${name}")`);
+    await p.selectOption('[data-testid="game-kind"]', "chess");
+    await p.click('[data-testid="quick-match"]');
+  }
+  await shot(a.page, "waiting");
+  await a.page.waitForURL(/\/room\//, { timeout: 30000 });
+  await b.page.waitForURL(/\/room\//, { timeout: 30000 });
+  await a.page.waitForSelector('[data-square="e2"]');
+  await b.page.waitForSelector('[data-square="e2"]');
+  assert.equal(a.page.url(), b.page.url(), "both in the same room");
+  await a.page.click('[data-testid="resign"]');
+  for (const p of [a.page, b.page]) {
+    await p.waitForSelector('[data-testid="rating-change"]', { timeout: 20000 });
+    assert.match(await p.locator('[data-testid="rating-change"]').textContent(), /^Rating \d+ → \d+ \([+-]?\d+\)$/);
+  }
+  assert.match(await a.page.locator('[data-testid="result"]').textContent(), /You lost \(resignation\)/);
+  assert.match(await b.page.locator('[data-testid="result"]').textContent(), /You won \(resignation\)/);
+  assert.match(await b.page.locator('[data-testid="rating-change"]').textContent(), /\(\+\d+\)/);
+  await shot(b.page, "rated-result");
+  // Home: the new rating, and the leaderboard answered (it lists settled ratings only).
+  await b.page.goto("/");
+  const mine = b.page.locator('[data-testid="my-rating"]');
+  await mine.waitFor();
+  assert.match(await mine.textContent(), /^Chess: (\d+) ±\d+ \(1 game, provisional\)$/);
+  assert.ok(Number((await mine.textContent()).match(/^Chess: (\d+)/)[1]) > 1500, "the winner gained");
+  await b.page.waitForFunction(() => /Nobody here yet|#/.test(document.querySelector('[data-testid="leaderboard"]').textContent));
+  await shot(b.page, "home-ratings");
+  noErrors(a.page);
+  noErrors(b.page);
+  await a.context.close();
+  await b.context.close();
+});

@@ -104,7 +104,7 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
       const name = new Map(names.players.map((p) => [p.playerId, p.displayName]));
       board.replaceChildren(
         r.entries.length === 0
-          ? h("p", {}, "No rated games yet.")
+          ? h("p", {}, "Nobody here yet: the board lists players whose rating is settled (RD at most 75).")
           : h("table", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Games")),
               r.entries.map((e) => h("tr", { "data-testid": "leader" }, h("td", {}, e.rank), h("td", {}, name.get(e.playerId) ?? e.playerId.slice(0, 8)), h("td", {}, e.rating.toFixed(0)), h("td", {}, e.games)))),
       );
@@ -113,6 +113,17 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
     }
   };
   void loadBoard(String(RatingPool.CHESS));
+
+  const POOLS: Record<number, string> = { [RatingPool.CHESS]: "Chess", [RatingPool.SHOGI4_SINGLES]: "Shogi (singles)",
+    [RatingPool.SHOGI4_PAIRS]: "Shogi (pairs)", [RatingPool.CHECKERS]: "Chinese Checkers" };
+  const ratings = h("ul", { class: "my-ratings" });
+  rating.getRatings({ playerId: me.playerId }).then((r) => {
+    const played = r.ratings.filter((x) => x.games > 0);
+    ratings.replaceChildren(...played.map((x) =>
+      h("li", { "data-testid": "my-rating", "data-pool": x.pool },
+        `${POOLS[x.pool]}: ${x.rating.toFixed(0)} ±${(2 * x.rd).toFixed(0)} (${x.games} game${x.games === 1 ? "" : "s"}${x.provisional ? ", provisional" : ""})`)));
+    if (!played.length) ratings.replaceChildren(h("li", {}, "Unrated: play a ranked game."));
+  }, () => {});
 
   const games = h("ul", { class: "my-games", "data-testid": "my-games" });
   matchmaking.listGames({ pageSize: 10 }).then((r) => {
@@ -144,6 +155,7 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
       h("form", { class: "inline", onsubmit: rename },
         h("input", { name: "name", value: me.name, maxlength: 24, "data-testid": "name-input", "aria-label": "Your name" }),
         h("button", {}, "Rename")),
+      h("h3", {}, "Your ratings"), ratings,
       h("h3", {}, "Your games"), games),
     h("section", { class: "card" },
       h("h2", {}, "Leaderboards"),
