@@ -313,3 +313,66 @@ test("quick match: two players are paired; the ranked result shows the rating ch
   await a.context.close();
   await b.context.close();
 });
+
+test("Chinese Checkers jump entered hole by hole without highlights", async () => {
+  const { context, page } = await profile(browser, stack.base);
+  const shot = shooter("checkers-chain");
+  await page.goto("/");
+  await page.selectOption('[data-testid="game-kind"]', "checkers");
+  await page.click('[data-testid="create-room"]');
+  const version = () => page.locator('[data-testid="settings"]').getAttribute("data-version").then(Number);
+  const v0 = await version();
+  await page.uncheck('[data-testid="setting-legal"]');
+  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 1}"]`);
+  await page.selectOption('[data-testid="setting-seats"]', "3");
+  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 2}"]`);
+  await page.click('[data-testid="start-game"]');
+  await page.waitForSelector('[data-hole="c1"] .marble');
+  assert.equal(await page.locator('[data-testid="seat"]').count(), 3);
+  assert.ok(await waitMyTurn(page));
+  // c1 over d1 to e5: a jump, so the client waits for more holes or the end of the chain.
+  await page.click('[data-hole="c1"]');
+  await page.click('[data-hole="e5"]');
+  await page.waitForSelector('[data-testid="submit-path"]:has-text("c1-e5")');
+  assert.equal(await page.locator(".legal").count(), 0);
+  await shot(page, "chain-entered");
+  await page.click('[data-hole="e5"]'); // the last hole again ends the chain
+  await waitMoves(page, 1);
+  assert.equal(await page.locator('[data-testid="move"]').first().textContent(), "c1-e5");
+  assert.equal(await page.locator('[data-hole="e5"] .marble[data-owner="0"]').count(), 1);
+  await shot(page, "chain-played");
+  noErrors(page);
+  await context.close();
+});
+
+test("four-player shogi seen from West: the board and hands turn with the seat", async () => {
+  const host = await profile(browser, stack.base);
+  const friend = await profile(browser, stack.base);
+  const shot = shooter("shogi4-west");
+  await host.page.goto("/");
+  await host.page.selectOption('[data-testid="game-kind"]', "shogi4");
+  await host.page.click('[data-testid="create-room"]');
+  const href = await host.page.locator('[data-testid="invite-link"]').getAttribute("href");
+  await friend.page.goto(href);
+  await host.page.waitForFunction(() => document.querySelectorAll('[data-testid="member"]').length === 2);
+  await host.page.click('[data-testid="start-game"]');
+  await friend.page.waitForSelector('[data-square="5i"]');
+  assert.match(await friend.page.locator('[data-testid="seat"][data-seat="1"]').textContent(), /\(you\) · West/);
+  // Seat 0's north-west corner 9a is West's bottom-left; 1i (South's right corner) West's top-right.
+  const box = async (sq) => friend.page.locator(`[data-square="${sq}"]`).boundingBox();
+  const [nw, se, board] = [await box("9a"), await box("1i"), await friend.page.locator(".board.shogi").boundingBox()];
+  assert.ok(nw.x - board.x < nw.width && board.y + board.height - (nw.y + nw.height) < nw.height, "9a bottom-left");
+  assert.ok(board.x + board.width - (se.x + se.width) < se.width && se.y - board.y < se.height, "1i top-right");
+  assert.equal(await friend.page.locator('[data-testid="hand"].bottom').getAttribute("data-seat"), "1");
+  // Host moves (South first); West then moves by clicks.
+  await host.page.click('[data-square="5g"]');
+  await host.page.click('[data-square="5f"]');
+  assert.ok(await waitMyTurn(friend.page));
+  await clickSomeMove(friend.page, '[data-owner="1"][data-piece="P"]', "data-square");
+  await waitMoves(host.page, 2);
+  await shot(friend.page, "west-moved");
+  noErrors(host.page);
+  noErrors(friend.page);
+  await host.context.close();
+  await friend.context.close();
+});
