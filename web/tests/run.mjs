@@ -31,6 +31,25 @@ async function newGame(page, kind, { level = "1", seats } = {}) {
   await page.waitForSelector('[data-testid="board"]');
 }
 
+/** Pieces on the board as "square:piece:owner", sorted (replay vs live comparisons). */
+const piecesOf = (page) => page.locator("[data-square] [data-piece], [data-hole] .marble").evaluateAll((els) =>
+  els.map((e) => `${e.closest("[data-square],[data-hole]").getAttribute(e.closest("[data-square]") ? "data-square" : "data-hole")}:${e.dataset.piece ?? ""}:${e.dataset.owner ?? ""}`).sort());
+
+/** Opens the replay of the game on the page; checks its first position is `start`, steps forward. */
+async function checkReplay(page, start, shot) {
+  const id = await page.locator('[data-testid="game"]').getAttribute("data-game-id");
+  await page.goto(`/replay/${id}`);
+  await page.waitForSelector('[data-testid="replay-ply"]');
+  const total = await page.locator('[data-testid="move"]').count();
+  assert.ok(total > 0);
+  await page.click('[data-testid="replay-first"]');
+  assert.deepEqual(await piecesOf(page), start, "the replay starts from the game's first position");
+  await page.click('[data-testid="replay-next"]');
+  assert.match(await page.locator('[data-testid="replay-ply"]').textContent(), new RegExp(`^Move 1 of ${total}`));
+  assert.notDeepEqual(await piecesOf(page), start);
+  await shot(page, "replay");
+}
+
 const noErrors = (page) => assert.deepEqual(page.errors, [], "no uncaught errors in the page");
 
 test("chess against the CPU by clicks until a result", async () => {
@@ -138,6 +157,7 @@ test("four-player shogi with three CPUs progresses", async () => {
   assert.equal(await page.locator("[data-square]").count(), 81);
   assert.equal(await page.locator('[data-testid="hand"]').count(), 4);
   assert.equal(await page.locator('[data-square="5i"] [data-piece="K"][data-owner="0"]').count(), 1);
+  const start = await piecesOf(page);
   await shot(page, "start");
   for (let i = 0; i < 3; i++) {
     if (!(await waitMyTurn(page, 60000))) break;
@@ -147,6 +167,7 @@ test("four-player shogi with three CPUs progresses", async () => {
   }
   const seats = await page.locator('[data-testid="move"]').evaluateAll((els) => [...new Set(els.map((e) => e.dataset.seat))].sort());
   assert.deepEqual(seats, ["0", "1", "2", "3"]);
+  await checkReplay(page, start, shot);
   noErrors(page);
   await context.close();
 });
@@ -158,6 +179,7 @@ test("six-player Chinese Checkers with CPUs", async () => {
   assert.equal(await page.locator("[data-hole]").count(), 121);
   assert.equal(await page.locator('[data-testid="seat"]').count(), 6);
   assert.equal(await page.locator(".marble").count(), 60);
+  const start = await piecesOf(page);
   await shot(page, "start");
   for (let i = 0; i < 2; i++) {
     if (!(await waitMyTurn(page, 60000))) break;
@@ -167,6 +189,7 @@ test("six-player Chinese Checkers with CPUs", async () => {
   }
   const seats = await page.locator('[data-testid="move"]').evaluateAll((els) => new Set(els.map((e) => e.dataset.seat)).size);
   assert.equal(seats, 6);
+  await checkReplay(page, start, shot);
   noErrors(page);
   await context.close();
 });

@@ -36,6 +36,7 @@ export class GameScreen {
   private ratingText = "";
 
   constructor(private game: Game, private me: string, private onOver: () => void) {
+    this.el.dataset.gameId = game.id;
     this.deadline = game.turnDeadline ? timestampDate(game.turnDeadline) : null;
     this.timer = window.setInterval(() => this.tick(), 250);
     this.loadMoves();
