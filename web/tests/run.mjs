@@ -243,7 +243,7 @@ test("reload reclaims the seat; an absent player's seat is shown as played by th
   await friend.context.close();
 });
 
-test("turn timer counts down; legal-move highlights absent when the room turns them off; a refused move is a message", async () => {
+test("turn timer counts down; a refused draw claim; legal-move highlights absent when the room turns them off; a refused move is a message", async () => {
   const { context, page } = await profile(browser, stack.base);
   const shot = shooter("no-highlights");
   await page.goto("/");
@@ -258,6 +258,8 @@ test("turn timer counts down; legal-move highlights absent when the room turns t
   await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 1}"]`);
   await page.selectOption('[data-testid="setting-turn"]', "30");
   await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 2}"]`);
+  await page.selectOption('[data-testid="option-draw_mode"]', "fide");
+  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 3}"]`);
   assert.equal(await page.isChecked('[data-testid="setting-legal"]'), false);
   assert.equal(await page.inputValue('[data-testid="setting-turn"]'), "30");
   await page.click('[data-testid="start-game"]');
@@ -291,6 +293,13 @@ test("turn timer counts down; legal-move highlights absent when the room turns t
   await waitMoves(page, 1);
   assert.equal(await page.locator('[data-square="f3"] [data-piece="wN"]').count(), 1);
   await shot(page, "typed-move-played");
+  // FIDE draw mode: a claim can be made on one's turn; with no repetition it is refused.
+  await waitMoves(page, 2);
+  assert.ok(await waitMyTurn(page));
+  await page.click('[data-testid="claim-draw"]');
+  await page.waitForFunction(() => /Draw claim/.test(document.querySelector('[data-testid="error"]')?.textContent ?? ""));
+  await shot(page, "claim-refused");
+  assert.match(await status(page), /Your turn/);
   noErrors(page);
   await context.close();
 });
