@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <map>
+#include <mutex>
 #include <pqxx/pqxx>
 
+#include "absl/strings/str_cat.h"
 #include "libs/pg/pool.h"
 #include "services/matchmaking/room_store.h"
 #include "tests/support/process.h"
@@ -26,63 +30,103 @@ class HubTest : public ::testing::Test {
 // Long enough never to be reached by a working fan-out, so a false Wait is a lost wake-up.
 constexpr absl::Duration kPatience = absl::Seconds(20);
 
-// The listener is up once a NOTIFY sent by someone else reaches the subscriber.
-void AwaitListening(const std::string& url, Hub::Sub* sub, const std::string& room) {
+// Records what the hub wakes: rooms, and resyncs (the LISTEN connection (re)established).
+class Recorder : public Hub::Listener {
+ public:
+  void OnRoom(const std::string& room) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++woken_[room];
+    cv_.notify_all();
+  }
+  void OnResync() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++resyncs_;
+    cv_.notify_all();
+  }
+  // Waits until the room has been woken `n` times in all; false on timeout.
+  bool Wait(const std::string& room, int n, absl::Duration timeout = kPatience) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_for(lock, absl::ToChronoMilliseconds(timeout),
+                        [&] { return woken_[room] >= n; });
+  }
+  bool WaitResyncs(int n) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_for(lock, absl::ToChronoMilliseconds(kPatience), [&] { return resyncs_ >= n; });
+  }
+  int woken(const std::string& room) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return woken_[room];
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, int> woken_;
+  int resyncs_ = 0;
+};
+
+// The listener is up once a NOTIFY sent by someone else reaches it (the probe room's
+// wake-ups are not counted by the tests).
+void AwaitListening(const std::string& url, Recorder* r) {
+  ASSERT_TRUE(r->WaitResyncs(1)) << "the listener never connected";
   auto conn = pg::Connect(url);
   ASSERT_TRUE(conn.ok()) << conn.status();
-  for (int i = 0; i < 200; ++i) {
+  for (int i = 1; i <= 200; ++i) {
     pqxx::nontransaction(**conn).exec_params("SELECT pg_notify($1, $2)", std::string(kChannel),
-                                             room);
-    if (sub->Wait(absl::Milliseconds(50))) return;
+                                             std::string("probe"));
+    if (r->Wait("probe", 1, absl::Milliseconds(50))) return;
   }
   FAIL() << "the listener never heard a notification";
 }
 
-// Lets the probe notifications still in flight arrive, so later Waits see only the test's.
-void Settle(std::initializer_list<Hub::Sub*> subs) {
-  for (Hub::Sub* s : subs) {
-    while (s->Wait(absl::Milliseconds(300))) {
-    }
-  }
-}
-
-TEST_F(HubTest, PublishWakesLocalWatchersAtOnceAndOtherReplicasByNotify) {
-  Hub a(url_, "replica-a"), b(url_, "replica-b");
+TEST_F(HubTest, PublishWakesLocalFeedsAtOnceAndOtherReplicasByNotify) {
+  Recorder ra, rb;
+  Hub a(url_, "replica-a", &ra), b(url_, "replica-b", &rb);
   a.Start();
   b.Start();
-  auto on_a = a.Subscribe("room-1");
-  auto on_b = b.Subscribe("room-1");
-  auto other_room = b.Subscribe("room-2");
-  AwaitListening(url_, on_b.get(), "room-1");
-  AwaitListening(url_, on_a.get(), "room-1");
+  AwaitListening(url_, &rb);
+  AwaitListening(url_, &ra);
   ASSERT_FALSE(HasFailure());
-  Settle({on_a.get(), on_b.get(),
-          other_room.get()});  // incl. the wake-up of every room when a listener connects
 
   a.Publish("room-1");
-  EXPECT_TRUE(on_a->Wait(kPatience)) << "the publishing replica's own watcher";
-  EXPECT_TRUE(on_b->Wait(kPatience)) << "the other replica's watcher";
-  // Only the room published is woken.
-  EXPECT_FALSE(other_room->Wait(absl::Milliseconds(300)));
+  EXPECT_EQ(ra.woken("room-1"), 1) << "the publishing replica's own feed, at once";
+  EXPECT_TRUE(rb.Wait("room-1", 1)) << "the other replica's feed";
   // A's own notification comes back to A's listener and is ignored: no second wake-up.
-  EXPECT_FALSE(on_a->Wait(absl::Milliseconds(300)));
+  absl::SleepFor(absl::Milliseconds(300));
+  EXPECT_EQ(ra.woken("room-1"), 1);
+  EXPECT_EQ(rb.woken("room-2"), 0) << "only the room published is woken";
   a.Stop();
   b.Stop();
 }
 
 TEST_F(HubTest, RoomsOfOneBatchAllArrive) {
-  Hub a(url_, "replica-a"), b(url_, "replica-b");
+  Recorder ra, rb;
+  Hub a(url_, "replica-a", &ra), b(url_, "replica-b", &rb);
   a.Start();
   b.Start();
-  std::vector<std::unique_ptr<Hub::Sub>> subs;
-  for (int i = 0; i < 50; ++i) subs.push_back(b.Subscribe("room-" + std::to_string(i)));
-  AwaitListening(url_, subs[0].get(), "room-0");
+  AwaitListening(url_, &rb);
   ASSERT_FALSE(HasFailure());
-  Settle({subs[0].get()});
   for (int i = 0; i < 50; ++i) a.Publish("room-" + std::to_string(i));
-  for (int i = 0; i < 50; ++i) EXPECT_TRUE(subs[i]->Wait(kPatience)) << "room-" << i;
+  for (int i = 0; i < 50; ++i) EXPECT_TRUE(rb.Wait("room-" + std::to_string(i), 1)) << i;
   a.Stop();
   b.Stop();
+}
+
+TEST_F(HubTest, ABrokenListenConnectionIsReopenedAndResyncs) {
+  Recorder r;
+  Hub h(url_, "replica-kill", &r);
+  h.Start();
+  AwaitListening(url_, &r);
+  ASSERT_FALSE(HasFailure());
+  auto conn = pg::Connect(url_);
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  pqxx::result killed = pqxx::nontransaction(**conn).exec_params(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+      absl::StrCat(kListenerName, ":replica-kill"));
+  ASSERT_GE(killed.size(), 1u) << "the listener's connection is found by its application_name";
+  EXPECT_TRUE(r.WaitResyncs(2)) << "a new LISTEN and a resync after the connection broke";
+  EXPECT_GE(h.listens(), 2);
+  h.Stop();
 }
 
 TEST_F(HubTest, AppendEventsNotesTheRoomInsideAScopeAndNotifiesItselfOutside) {

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/pg/pool.h"
 #include "libs/service/log.h"
+#include "services/matchmaking/store.h"
 
 namespace tablero::matchmaking {
 namespace {
@@ -22,6 +23,7 @@ class Receiver : public pqxx::notification_receiver {
 }  // namespace
 
 void Hub::Start() {
+  stop_ = false;
   thread_ = std::thread([this] { Run(); });
   notifier_ = std::thread([this] { RunNotifier(); });
 }
@@ -34,11 +36,10 @@ void Hub::Stop() {
   }
   if (thread_.joinable()) thread_.join();
   if (notifier_.joinable()) notifier_.join();
-  PokeAll();
 }
 
 void Hub::Publish(const std::string& room) {
-  Poke(room);
+  listener_->OnRoom(room);
   std::lock_guard<std::mutex> lock(pub_mu_);
   published_.insert(room);
   pub_cv_.notify_one();
@@ -47,11 +48,11 @@ void Hub::Publish(const std::string& room) {
 void Hub::OnNotify(const std::string& payload) {
   const size_t colon = payload.find(':');
   if (colon == std::string::npos) {  // a bare room id (an older replica's in-transaction NOTIFY)
-    Poke(payload);
+    listener_->OnRoom(payload);
     return;
   }
   if (payload.compare(0, colon, replica_) == 0) return;  // ours: woken at commit already
-  Poke(payload.substr(colon + 1));
+  listener_->OnRoom(payload.substr(colon + 1));
 }
 
 void Hub::RunNotifier() {
@@ -66,28 +67,18 @@ void Hub::RunNotifier() {
       batch.swap(published_);
     }
     if (batch.empty()) continue;
-    // One text[] literal of "<replica>:<room>" payloads (ids are quoted and escaped).
-    std::string payloads = "{";
-    for (const std::string& room : batch) {
-      if (payloads.size() > 1) payloads += ',';
-      payloads += '"';
-      for (char c : absl::StrCat(replica_, ":", room)) {
-        if (c == '"' || c == '\\') payloads += '\\';
-        payloads += c;
-      }
-      payloads += '"';
-    }
-    payloads += '}';
+    std::vector<std::string> payloads;
+    for (const std::string& room : batch) payloads.push_back(absl::StrCat(replica_, ":", room));
     try {
       if (conn == nullptr) {
         auto c = pg::Connect(url_);
         if (!c.ok()) {
           if (!warned) {
-            service::LogWarn("event notifier cannot connect; other replicas' watchers poll",
+            service::LogWarn("event notifier cannot connect; other replicas catch up by sweep",
                              {{"error", std::string(c.status().message())}});
           }
           warned = true;
-          continue;  // these rooms' watchers elsewhere find the events at their next poll
+          continue;  // other replicas find these rooms' events at their next safety sweep
         }
         conn = std::move(*c);
         pqxx::nontransaction(*conn).exec("SET synchronous_commit = off");
@@ -95,61 +86,11 @@ void Hub::RunNotifier() {
       }
       pqxx::nontransaction t(*conn);
       t.exec_params("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", std::string(kChannel),
-                    payloads);
+                    TextArray(payloads));
     } catch (const std::exception& e) {
       service::LogWarn("event notifier lost its connection; reconnecting", {{"error", e.what()}});
       conn.reset();
     }
-  }
-}
-
-std::unique_ptr<Hub::Sub> Hub::Subscribe(const std::string& room) {
-  auto sub = std::make_unique<Sub>();
-  sub->hub_ = this;
-  sub->room_ = room;
-  std::lock_guard<std::mutex> lock(mu_);
-  auto& e = rooms_[room];
-  if (e == nullptr) e = std::make_shared<Sub::Entry>();
-  sub->entry_ = e;
-  std::lock_guard<std::mutex> l2(e->mu);
-  ++e->watchers;
-  sub->seen_ = e->version;
-  return sub;
-}
-
-Hub::Sub::~Sub() {
-  std::lock_guard<std::mutex> lock(hub_->mu_);
-  std::lock_guard<std::mutex> l2(entry_->mu);
-  if (--entry_->watchers == 0) hub_->rooms_.erase(room_);
-}
-
-bool Hub::Sub::Wait(absl::Duration timeout) {
-  std::unique_lock<std::mutex> lock(entry_->mu);
-  const bool woken = entry_->cv.wait_for(lock, absl::ToChronoMilliseconds(timeout),
-                                         [this] { return entry_->version != seen_; });
-  seen_ = entry_->version;
-  return woken;
-}
-
-void Hub::Poke(const std::string& room) {
-  std::shared_ptr<Sub::Entry> e;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = rooms_.find(room);
-    if (it == rooms_.end()) return;
-    e = it->second;
-  }
-  std::lock_guard<std::mutex> lock(e->mu);
-  ++e->version;
-  e->cv.notify_all();
-}
-
-void Hub::PokeAll() {
-  std::lock_guard<std::mutex> lock(mu_);
-  for (auto& [room, e] : rooms_) {
-    std::lock_guard<std::mutex> l2(e->mu);
-    ++e->version;
-    e->cv.notify_all();
   }
 }
 
@@ -168,9 +109,12 @@ void Hub::Run() {
     }
     try {
       Receiver receiver(**conn, this);
+      pqxx::nontransaction(**conn).exec_params("SELECT set_config('application_name', $1, false)",
+                                               absl::StrCat(kListenerName, ":", replica_));
       (*conn)->get_notifs();  // issues the LISTEN
       backoff_ms = 100;
-      PokeAll();  // anything committed while not listening is read now
+      ++listens_;
+      listener_->OnResync();  // anything committed while not listening is read now
       while (!stop_) (*conn)->await_notification(0, 200000);
     } catch (const std::exception& e) {
       service::LogWarn("event listener lost its connection; reconnecting", {{"error", e.what()}});

@@ -1,93 +1,79 @@
-// Fan-out of room events to the Watch streams of this replica. After a commit that
-// appended events, the replica wakes its own watchers of the room at once and NOTIFYs the
-// others on one channel (payload "<replica>:<room>") from a dedicated connection; each
-// replica LISTENs with another dedicated connection and wakes the local watchers of that
-// room, who then read the new rows from the events table by seq. The database stays the
-// only source of events, so a lost notification delays a watcher (it also polls) but never
-// loses or reorders events.
+// The wake-ups between replicas. After a commit that appended events to a room, the
+// replica wakes its own feed of the room at once (Listener::OnRoom) and NOTIFYs the other
+// replicas on one channel (payload "<replica>:<room>") from a dedicated connection; each
+// replica LISTENs on another dedicated connection and wakes its feed of that room. A
+// notification carries no event: the events table stays the only source, so a lost
+// notification can delay an event but never lose or reorder one. When the LISTEN
+// connection breaks, notifications sent meanwhile are lost: once listening again the hub
+// calls Listener::OnResync, and the feeds catch every subscribed room up in one query.
 //
 // Why the NOTIFY is not in the committing transaction: Postgres serialises the commits of
 // notifying transactions on one database-wide lock held through the commit's WAL flush, so
 // every move waited for the previous move's fsync (pgbench -N with a pg_notify added: 950
 // against 2,450 transactions/s here). The notifier's connection runs with
 // synchronous_commit off and sends every room published since its last round trip in one
-// statement: a notification is only a wake-up, and losing one to a crash costs a watcher
-// one poll interval.
+// statement: a notification is only a wake-up, and losing one to a crash costs the other
+// replicas' watchers one safety sweep.
 #ifndef TABLERO_SERVICES_MATCHMAKING_HUB_H_
 #define TABLERO_SERVICES_MATCHMAKING_HUB_H_
 
 #include <atomic>
 #include <condition_variable>
-#include <cstdint>
-#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 
-#include "absl/container/flat_hash_map.h"
+#include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/time/time.h"
 
 namespace tablero::matchmaking {
 
 inline constexpr char kChannel[] = "tablero_matchmaking_events";
+// The application_name of the LISTEN connection is this, ":" and the replica's id
+// (operators and tests find it by that).
+inline constexpr char kListenerName[] = "tablero-matchmaking-listen";
 
 class Hub {
  public:
+  // What the hub wakes. Called from the hub's threads; must not block.
+  class Listener {
+   public:
+    virtual ~Listener() = default;
+    // The room may have new events.
+    virtual void OnRoom(const std::string& room) = 0;
+    // Notifications may have been lost (the LISTEN connection was down): any room may
+    // have new events.
+    virtual void OnResync() = 0;
+  };
+
   // `replica`: this process's id; notifications it sent itself are not acted on twice.
-  Hub(std::string url, std::string replica) : url_(std::move(url)), replica_(std::move(replica)) {}
+  Hub(std::string url, std::string replica, Listener* listener)
+      : url_(std::move(url)), replica_(std::move(replica)), listener_(listener) {}
   ~Hub() { Stop(); }
 
   void Start();
   void Stop();
 
-  // A watcher's handle on one room: Wait returns when the room may have new events.
-  class Sub {
-   public:
-    ~Sub();
-    // Waits until something happened in the room since the last Wait, or `timeout`;
-    // false if it timed out.
-    bool Wait(absl::Duration timeout);
-
-   private:
-    friend class Hub;
-    struct Entry;
-    Hub* hub_ = nullptr;
-    std::shared_ptr<Entry> entry_;
-    std::string room_;
-    uint64_t seen_ = 0;
-  };
-  std::unique_ptr<Sub> Subscribe(const std::string& room);
-
-  // Wakes the room's local watchers (notifications, or this replica's own commits).
-  void Poke(const std::string& room);
-  // After a commit that appended events to the room: wakes the local watchers now and
-  // queues the room for the notifier (other replicas).
+  // After a commit that appended events to the room: wakes this replica's feed of it now
+  // and queues the room for the notifier (other replicas).
   void Publish(const std::string& room);
   // A notification's payload: wakes the room unless this replica sent it.
   void OnNotify(const std::string& payload);
-  // Wakes every watcher (after the listener reconnects, or on shutdown).
-  void PokeAll();
+  // Times the LISTEN connection was (re)established.
+  int64_t listens() const { return listens_; }
 
  private:
   void Run();
   void RunNotifier();
   std::string url_, replica_;
-  std::mutex mu_;
-  absl::flat_hash_map<std::string, std::shared_ptr<Sub::Entry>> rooms_;
+  Listener* listener_;
   std::atomic<bool> stop_{false};
+  std::atomic<int64_t> listens_{0};
   std::thread thread_, notifier_;
 
   std::mutex pub_mu_;
   std::condition_variable pub_cv_;
-  absl::flat_hash_set<std::string> published_;  // rooms waiting for the notifier
-};
-
-struct Hub::Sub::Entry {
-  std::mutex mu;
-  std::condition_variable cv;
-  uint64_t version = 0;
-  int watchers = 0;
+  absl::flat_hash_set<std::string> published_ ABSL_GUARDED_BY(pub_mu_);  // for the notifier
 };
 
 }  // namespace tablero::matchmaking

@@ -19,6 +19,17 @@ ABSL_FLAG(double, heartbeat_seconds, 15, "Watch heartbeat after this long withou
 ABSL_FLAG(int, cpu_workers, 2, "CPU moves this replica computes at once");
 ABSL_FLAG(double, turn_time_scale, 1.0,
           "Multiplies turn time limits (for tests and demos: 0.05 makes 30 s into 1.5 s)");
+ABSL_FLAG(int, watch_max_streams, 50000, "Most Watch streams this replica holds open at once");
+ABSL_FLAG(int, watch_max_per_player, 16,
+          "Most Watch streams one player (token) opens on a replica");
+ABSL_FLAG(int, watch_max_per_address, 4096,
+          "Most Watch streams one client address opens on a replica");
+ABSL_FLAG(int, watch_queue_events, 256,
+          "Events a Watch stream may fall behind before it is ended (RESOURCE_EXHAUSTED)");
+ABSL_FLAG(double, watch_sweep_seconds, 10,
+          "Period of the check of every watched room against the database (lost notifications)");
+ABSL_FLAG(int, watch_workers, 4, "Threads opening and closing Watch streams (database work)");
+ABSL_FLAG(int, feed_readers, 2, "Threads reading watched rooms' new events");
 ABSL_FLAG(int, code_failures_per_minute, 20,
           "Unknown invite codes one peer address may try per minute");
 
@@ -37,7 +48,6 @@ int main(int argc, char** argv) {
   config.rules_addr = absl::GetFlag(FLAGS_rules_addr);
   config.bot_addr = absl::GetFlag(FLAGS_bot_addr);
   config.rating_addr = absl::GetFlag(FLAGS_rating_addr);
-  config.grace = absl::Seconds(absl::GetFlag(FLAGS_grace_seconds));
   config.member_limit = absl::GetFlag(FLAGS_member_limit);
   config.ticket_abandon = absl::Seconds(absl::GetFlag(FLAGS_ticket_abandon_seconds));
   config.bot_budget_ms = absl::GetFlag(FLAGS_bot_budget_ms);
@@ -46,6 +56,13 @@ int main(int argc, char** argv) {
   config.cpu_workers = absl::GetFlag(FLAGS_cpu_workers);
   config.db_pool_size = absl::GetFlag(FLAGS_db_pool_size);
   config.code_failures_per_minute = absl::GetFlag(FLAGS_code_failures_per_minute);
+  config.watch_limits.replica = absl::GetFlag(FLAGS_watch_max_streams);
+  config.watch_limits.per_player = absl::GetFlag(FLAGS_watch_max_per_player);
+  config.watch_limits.per_address = absl::GetFlag(FLAGS_watch_max_per_address);
+  config.watch_queue = absl::GetFlag(FLAGS_watch_queue_events);
+  config.watch_sweep = absl::Seconds(absl::GetFlag(FLAGS_watch_sweep_seconds));
+  config.watch_workers = absl::GetFlag(FLAGS_watch_workers);
+  config.feed_readers = absl::GetFlag(FLAGS_feed_readers);
   mm::SetTurnTimeScale(absl::GetFlag(FLAGS_turn_time_scale));
   mm::SetGraceSeconds(absl::GetFlag(FLAGS_grace_seconds));
   mm::MatchmakingService service(config, &metrics);

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -20,9 +21,12 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "libs/pg/pool.h"
+#include "libs/service/work_queue.h"
+#include "services/matchmaking/feeds.h"
 #include "services/matchmaking/hub.h"
 #include "services/matchmaking/mm_metrics.h"
 #include "services/matchmaking/play.h"
+#include "services/matchmaking/watchers.h"
 #include "tablero/v1/bot.grpc.pb.h"
 #include "tablero/v1/matchmaking.grpc.pb.h"
 #include "tablero/v1/rating.grpc.pb.h"
@@ -36,15 +40,19 @@ struct Config {
   std::string database_url;  // already carrying the search_path
   std::string replica;       // this process's id (connection leases)
   std::string rules_addr, bot_addr, rating_addr;
-  absl::Duration grace = absl::Seconds(60);
   int member_limit = 100;
   absl::Duration ticket_abandon = absl::Seconds(60);
   int bot_budget_ms = 300;
-  absl::Duration tick = absl::Milliseconds(200);  // background loop period
-  int code_failures_per_minute = 20;              // invite-code guesses per peer
-  absl::Duration heartbeat = absl::Seconds(15);   // Watch keep-alive
-  int cpu_workers = 2;                            // CPU moves computed at once
-  int db_pool_size = 16;                          // PostgreSQL connections (--db_pool_size)
+  absl::Duration tick = absl::Milliseconds(200);   // background loop period
+  int code_failures_per_minute = 20;               // invite-code guesses per peer
+  absl::Duration heartbeat = absl::Seconds(15);    // Watch keep-alive
+  WatchLimits watch_limits;                        // --watch_max_streams...
+  int watch_queue = 256;                           // events a slow Watch reader may lag
+  absl::Duration watch_sweep = absl::Seconds(10);  // feeds checked against the database
+  int watch_workers = 4;                           // threads opening and closing streams
+  int feed_readers = 2;                            // threads reading rooms' new events
+  int cpu_workers = 2;                             // CPU moves computed at once
+  int db_pool_size = 16;                           // PostgreSQL connections (--db_pool_size)
 };
 
 // A Watch stream's row in `connections` lives this long unless its replica renews it.
@@ -56,7 +64,10 @@ struct Caller {
   std::string name;
 };
 
-class MatchmakingService final : public v1::Matchmaking::Service {
+// The unary methods run on the sync server's (bounded) threads; Watch runs on the callback
+// API, so an open stream holds no thread (watch_stream.h).
+class MatchmakingService final
+    : public v1::Matchmaking::WithCallbackMethod_Watch<v1::Matchmaking::Service> {
  public:
   MatchmakingService(Config config, Metrics* metrics);
   ~MatchmakingService() override;
@@ -112,8 +123,8 @@ class MatchmakingService final : public v1::Matchmaking::Service {
   grpc::Status CancelQueue(grpc::ServerContext*, const v1::CancelQueueRequest*,
                            v1::Ticket*) override;
   // Watching.
-  grpc::Status Watch(grpc::ServerContext*, const v1::WatchRequest*,
-                     grpc::ServerWriter<v1::RoomEvent>*) override;
+  grpc::ServerWriteReactor<v1::RoomEvent>* Watch(grpc::CallbackServerContext* ctx,
+                                                 const v1::WatchRequest* req) override;
 
  private:
   // pool_.Tx, then the rooms whose events it appended are published to the watchers
@@ -121,17 +132,22 @@ class MatchmakingService final : public v1::Matchmaking::Service {
   absl::Status Tx(const std::function<absl::Status(pqxx::work&)>& fn);
   // Reads the bearer token. required: missing -> UNAUTHENTICATED; optional: missing ->
   // an empty Caller. A present but unknown token is UNAUTHENTICATED either way.
-  absl::StatusOr<Caller> Authenticate(grpc::ServerContext* ctx, bool required);
+  absl::StatusOr<Caller> Authenticate(grpc::ServerContextBase* ctx, bool required);
+  // The same from the authorization header's value (nullopt: none was sent).
+  absl::StatusOr<Caller> AuthenticateHeader(const std::optional<std::string>& header,
+                                            bool required);
   // Invite-code guessing limit per peer address.
   bool CodeGuessAllowed(const std::string& peer);
   void CodeGuessFailed(const std::string& peer);
 
+  // Watch (watch.cc): the opening work of a stream, off gRPC's threads.
+  struct WatchOpen;
+  void OpenWatch(const std::shared_ptr<WatchStream>& stream, const WatchOpen& open);
   // Watch presence: a row in `connections` per open stream with a token.
   absl::Status OpenConnection(const std::string& room_id, const std::string& player_id,
                               const std::string& conn_id);
   absl::Status CloseConnection(const std::string& room_id, const std::string& player_id,
                                const std::string& conn_id);
-  void CountConnected(const std::string& player_id, int delta);
 
   // Dependencies (backends.cc).
   void ConnectBackends();
@@ -173,7 +189,9 @@ class MatchmakingService final : public v1::Matchmaking::Service {
   Config config_;
   Metrics* metrics_;
   pg::Pool pool_;
-  Hub hub_;
+  Feeds feeds_;  // this replica's room feeds: every Watch stream reads through them
+  Hub hub_;      // wakes the feeds: own commits, other replicas' NOTIFYs
+  Watchers watchers_;
   std::unique_ptr<v1::Rules::Stub> rules_;
   std::unique_ptr<v1::Bot::Stub> bot_;
   std::unique_ptr<v1::Rating::Stub> rating_;
@@ -191,9 +209,6 @@ class MatchmakingService final : public v1::Matchmaking::Service {
   };
   absl::flat_hash_map<std::string, Guesses> guesses_;
 
-  std::mutex conn_mu_;
-  absl::flat_hash_map<std::string, int> local_streams_;  // player -> open streams here
-
   std::mutex cpu_mu_;
   std::condition_variable cpu_cv_;
   int cpu_wakeups_ = 0;
@@ -201,6 +216,7 @@ class MatchmakingService final : public v1::Matchmaking::Service {
   std::atomic<bool> draining_{false};
   std::atomic<bool> stop_{false};
   std::vector<std::thread> threads_;
+  service::WorkQueue watch_work_;  // last: its threads stop first
 };
 
 }  // namespace tablero::matchmaking

@@ -41,6 +41,56 @@ Metrics::Metrics(prometheus::Registry& r) {
                       .Register(r);
   commits_one_call = &commits.Add({{"path", "one_call"}});
   commits_transaction = &commits.Add({{"path", "transaction"}});
+
+  watch_streams = &prometheus::BuildGauge()
+                       .Name("tablero_matchmaking_watch_streams")
+                       .Help("Watch streams open on this replica")
+                       .Register(r)
+                       .Add({});
+  watch_rooms = &prometheus::BuildGauge()
+                     .Name("tablero_matchmaking_watch_rooms")
+                     .Help("Rooms with at least one Watch stream on this replica (one feed each)")
+                     .Register(r)
+                     .Add({});
+  watch_fanout =
+      &prometheus::BuildHistogram()
+           .Name("tablero_matchmaking_watch_fanout_seconds")
+           .Help("From an event's commit to its write to a Watch stream")
+           .Register(r)
+           .Add({}, prometheus::Histogram::BucketBoundaries{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+                                                            0.1, 0.25, 0.5, 1, 2.5});
+  auto& ended = prometheus::BuildCounter()
+                    .Name("tablero_matchmaking_watch_ended_total")
+                    .Help("Watch streams ended, by reason")
+                    .Register(r);
+  for (int i = 0; i < 6; ++i) {
+    watch_ended[i] = &ended.Add({{"reason", WatchEndName(static_cast<WatchEnd>(i))}});
+  }
+  auto& refused = prometheus::BuildCounter()
+                      .Name("tablero_matchmaking_watch_refused_total")
+                      .Help("Watch streams refused by a limit (RESOURCE_EXHAUSTED), by limit")
+                      .Register(r);
+  watch_refused_player = &refused.Add({{"limit", "player"}});
+  watch_refused_address = &refused.Add({{"limit", "address"}});
+  watch_refused_replica = &refused.Add({{"limit", "replica"}});
+}
+
+const char* WatchEndName(WatchEnd e) {
+  switch (e) {
+    case WatchEnd::kClientGone:
+      return "client_gone";
+    case WatchEnd::kRoomClosed:
+      return "room_closed";
+    case WatchEnd::kSlowReader:
+      return "slow_reader";
+    case WatchEnd::kShutdown:
+      return "shutdown";
+    case WatchEnd::kUnavailable:
+      return "unavailable";
+    case WatchEnd::kRefused:
+      return "refused";
+  }
+  return "other";
 }
 
 }  // namespace tablero::matchmaking

@@ -4,6 +4,7 @@
 
 #include <prometheus/counter.h>
 #include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
 #include <string>
@@ -23,7 +24,30 @@ struct Metrics {
   // Moves committed in one call (commit_move) or in a transaction (game ends, reclaims).
   prometheus::Counter* commits_one_call = nullptr;     // {path="one_call"}
   prometheus::Counter* commits_transaction = nullptr;  // {path="transaction"}
+
+  // Watch streams (feeds.h, watch_stream.h).
+  prometheus::Gauge* watch_streams = nullptr;  // open on this replica
+  prometheus::Gauge* watch_rooms = nullptr;    // rooms with a feed on this replica
+  // From an event's commit (its time) to its write to a stream.
+  prometheus::Histogram* watch_fanout = nullptr;
+  // Streams ended, by reason; see WatchEnd.
+  prometheus::Counter* watch_ended[6] = {};
+  // Streams refused by a limit: {limit="player"|"address"|"replica"}.
+  prometheus::Counter* watch_refused_player = nullptr;
+  prometheus::Counter* watch_refused_address = nullptr;
+  prometheus::Counter* watch_refused_replica = nullptr;
 };
+
+// Why a Watch stream ended (the label of tablero_matchmaking_watch_ended_total).
+enum class WatchEnd {
+  kClientGone = 0,   // cancelled, or the connection broke
+  kRoomClosed = 1,   // every event was written and the room closed
+  kSlowReader = 2,   // its queue filled up: RESOURCE_EXHAUSTED
+  kShutdown = 3,     // the replica is draining: UNAVAILABLE
+  kUnavailable = 4,  // the database could not be reached while opening it
+  kRefused = 5,      // bad request, unknown room or token, or a limit: never opened
+};
+const char* WatchEndName(WatchEnd e);
 
 }  // namespace tablero::matchmaking
 

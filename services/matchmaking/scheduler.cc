@@ -12,13 +12,15 @@ namespace tablero::matchmaking {
 
 void MatchmakingService::StartBackground() {
   hub_.Start();
+  watchers_.Start();
   threads_.emplace_back([this] { SchedulerLoop(); });
   for (int i = 0; i < config_.cpu_workers; ++i) threads_.emplace_back([this] { CpuLoop(); });
 }
 
 void MatchmakingService::Drain() {
   draining_ = true;
-  hub_.PokeAll();  // every Watch stream wakes up and ends with UNAVAILABLE
+  watchers_.EndAll(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server shutting down: reconnect"),
+                   WatchEnd::kShutdown);
   stop_ = true;
   {
     std::lock_guard<std::mutex> lock(cpu_mu_);
@@ -28,6 +30,7 @@ void MatchmakingService::Drain() {
     if (t.joinable()) t.join();
   }
   threads_.clear();
+  watchers_.Stop();
   hub_.Stop();
 }
 

@@ -11,7 +11,10 @@ MatchmakingService::MatchmakingService(Config config, Metrics* metrics)
     : config_(std::move(config)),
       metrics_(metrics),
       pool_(config_.database_url, config_.db_pool_size),
-      hub_(config_.database_url, config_.replica) {
+      feeds_(&pool_, FeedOptions{config_.feed_readers}, metrics_),
+      hub_(config_.database_url, config_.replica, &feeds_),
+      watchers_(config_.watch_limits, config_.heartbeat, config_.watch_sweep, &feeds_, metrics_),
+      watch_work_(config_.watch_workers) {
   ConnectBackends();
 }
 
@@ -29,17 +32,26 @@ absl::Status MatchmakingService::Tx(const std::function<absl::Status(pqxx::work&
   return s;
 }
 
-absl::StatusOr<Caller> MatchmakingService::Authenticate(grpc::ServerContext* ctx, bool required) {
+absl::StatusOr<Caller> MatchmakingService::Authenticate(grpc::ServerContextBase* ctx,
+                                                        bool required) {
   const auto& md = ctx->client_metadata();
   auto it = md.find("authorization");
-  if (it == md.end()) {
+  return AuthenticateHeader(it == md.end() ? std::nullopt
+                                           : std::optional<std::string>(
+                                                 std::string(it->second.data(), it->second.size())),
+                            required);
+}
+
+absl::StatusOr<Caller> MatchmakingService::AuthenticateHeader(
+    const std::optional<std::string>& header, bool required) {
+  if (!header.has_value()) {
     if (required) {
       return absl::UnauthenticatedError(
           "missing token: send metadata authorization: Bearer <token>");
     }
     return Caller{};
   }
-  absl::string_view v(it->second.data(), it->second.size());
+  absl::string_view v(*header);
   if (!absl::StartsWithIgnoreCase(v, "Bearer ") || v.size() > 200) {
     return absl::UnauthenticatedError("malformed authorization: expected Bearer <token>");
   }

@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 namespace tablero::matchmaking {
 
@@ -49,6 +50,9 @@ M Parse(const pqxx::field& f) {
   m.ParseFromString(FieldBytes(f));
   return m;
 }
+
+// A text[] literal of the strings, for one array parameter ("{"a","b"}", quoted and escaped).
+std::string TextArray(absl::Span<const std::string> items);
 
 // absl::Status -> grpc::Status (same codes and message).
 grpc::Status ToGrpc(const absl::Status& s);

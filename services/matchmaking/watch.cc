@@ -1,6 +1,10 @@
 // Watch: the room's event log from a sequence number on, then live events, with the
 // stream's presence (an open stream with a seated player's token keeps the seat
-// connected).
+// connected). The handler only checks the request and queues the opening work
+// (authentication, limits, presence, backlog: database round trips) for the watch
+// workers; the stream itself is a WatchStream fed by the room's feed (feeds.h).
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "libs/pg/prepared.h"
 #include "services/matchmaking/matchmaking_service.h"
@@ -42,107 +46,102 @@ absl::Status MatchmakingService::CloseConnection(const std::string& room_id,
   });
 }
 
-void MatchmakingService::CountConnected(const std::string& player_id, int delta) {
-  std::lock_guard<std::mutex> lock(conn_mu_);
-  int& n = local_streams_[player_id];
-  n += delta;
-  if (n <= 0) local_streams_.erase(player_id);
-  metrics_->connected_players->Set(static_cast<double>(local_streams_.size()));
+namespace {
+
+// The client's address without the port, for the per-address stream limit.
+std::string WatchAddress(const grpc::CallbackServerContext& ctx) {
+  std::string peer = ctx.peer();  // "ipv4:127.0.0.1:5555" / "ipv6:[::1]:5555"
+  const size_t colon = peer.rfind(':');
+  return colon == std::string::npos ? peer : peer.substr(0, colon);
 }
 
-grpc::Status MatchmakingService::Watch(grpc::ServerContext* ctx, const v1::WatchRequest* req,
-                                       grpc::ServerWriter<v1::RoomEvent>* writer) {
-  auto caller = Authenticate(ctx, false);
-  if (!caller.ok()) return ToGrpc(caller.status());
-  if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
-  if (req->after_seq() < 0) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "after_seq: must be >= 0");
-  }
-  const std::string& room_id = req->room_id();
-  // Subscribe before the first read, so that nothing committed in between is missed.
-  auto sub = hub_.Subscribe(room_id);
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
-    pqxx::result r = w.exec_params("SELECT seq FROM rooms WHERE id = $1 AND NOT closed", room_id);
-    if (r.empty()) return absl::NotFoundError("room not found");
-    if (req->after_seq() > r[0][0].as<int64_t>()) {
-      return absl::OutOfRangeError(absl::StrCat("after_seq is beyond the room's latest event (",
-                                                r[0][0].as<int64_t>(), ")"));
-    }
-    return absl::OkStatus();
-  });
-  if (!s.ok()) return ToGrpc(s);
+}  // namespace
 
-  std::string conn_id;
-  if (!caller->id.empty()) {
-    conn_id = NewId();
-    if (auto st = OpenConnection(room_id, caller->id, conn_id); !st.ok()) return ToGrpc(st);
-    CountConnected(caller->id, +1);
-  }
+struct MatchmakingService::WatchOpen {
+  std::string room_id;
+  int64_t after_seq = 0;
+  std::optional<std::string> authorization;
+  std::string address;
+};
 
-  int64_t last = req->after_seq();
-  absl::Time last_write = absl::Now();
-  grpc::Status result = grpc::Status::OK;
-  while (true) {
-    if (ctx->IsCancelled()) break;
-    if (draining_) {
-      result = grpc::Status(grpc::StatusCode::UNAVAILABLE, "server shutting down: reconnect");
-      break;
-    }
-    std::vector<v1::RoomEvent> batch;
-    bool closed = false;
-    // One autocommit statement: the next events and whether the room has closed.
-    absl::Status rs = pool_.Read([&](pqxx::transaction_base& w) {
-      batch.clear();
+grpc::ServerWriteReactor<v1::RoomEvent>* MatchmakingService::Watch(grpc::CallbackServerContext* ctx,
+                                                                   const v1::WatchRequest* req) {
+  std::shared_ptr<WatchStream> stream =
+      WatchStream::Create(req->room_id(), req->after_seq(), config_.watch_queue, metrics_);
+  absl::Status bad = CheckId("room_id", req->room_id());
+  if (bad.ok() && req->after_seq() < 0) bad = absl::InvalidArgumentError("after_seq: must be >= 0");
+  if (bad.ok() && draining_) bad = absl::UnavailableError("server shutting down: reconnect");
+  if (!bad.ok()) {
+    stream->End(ToGrpc(bad), WatchEnd::kRefused);
+    stream->MarkOpened(nullptr);
+    return stream.get();
+  }
+  // What the opening work needs is copied: it runs on another thread.
+  WatchOpen open{req->room_id(), req->after_seq(), std::nullopt, WatchAddress(*ctx)};
+  const auto& md = ctx->client_metadata();
+  if (auto it = md.find("authorization"); it != md.end()) {
+    open.authorization = std::string(it->second.data(), it->second.size());
+  }
+  watch_work_.Post([this, stream, open = std::move(open)] { OpenWatch(stream, open); });
+  return stream.get();
+}
+
+void MatchmakingService::OpenWatch(const std::shared_ptr<WatchStream>& stream,
+                                   const WatchOpen& open) {
+  std::string player, conn_id;
+  bool admitted = false;
+  absl::Status s;
+  auto caller = AuthenticateHeader(open.authorization, false);
+  if (!caller.ok()) {
+    s = caller.status();
+  } else {
+    player = caller->id;
+    s = watchers_.Admit(stream, player, open.address);
+    admitted = s.ok();
+  }
+  if (s.ok() && !stream->ended()) {
+    s = pool_.Read([&](pqxx::transaction_base& t) -> absl::Status {
       pqxx::result r = pg::ExecPrepared(
-          w, "watch_read",
-          "SELECT r.closed, e.body FROM rooms r LEFT JOIN LATERAL (SELECT body, seq FROM events "
-          "WHERE room_id = r.id AND seq > $2 ORDER BY seq LIMIT 256) e ON true WHERE r.id = $1 "
-          "ORDER BY e.seq",
-          room_id, last);
-      closed = r.empty() || r[0][0].as<bool>();
-      for (const auto& row : r) {
-        if (!row[1].is_null()) batch.push_back(Parse<v1::RoomEvent>(row[1]));
+          t, "watch_room", "SELECT seq FROM rooms WHERE id = $1 AND NOT closed", open.room_id);
+      if (r.empty()) return absl::NotFoundError("room not found");
+      const int64_t seq = r[0][0].as<int64_t>();
+      if (open.after_seq > seq) {
+        return absl::OutOfRangeError(
+            absl::StrCat("after_seq is beyond the room's latest event (", seq, ")"));
       }
-      if (!batch.empty()) closed = false;  // deliver what there is first
       return absl::OkStatus();
     });
-    if (!rs.ok()) {
-      result = grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                            absl::StrCat("database: ", rs.message(), "; reconnect"));
-      break;
-    }
-    bool gone = false;
-    for (const v1::RoomEvent& e : batch) {
-      // Rows are read by seq > last in order, so a stream never skips or repeats.
-      if (e.seq() != last + 1) break;  // cannot happen: seqs are gap-free
-      if (!writer->Write(e)) {
-        gone = true;
-        break;
-      }
-      last = e.seq();
-      last_write = absl::Now();
-    }
-    if (gone) break;
-    if (batch.size() == 256) continue;
-    if (closed) break;  // the room closed: the stream ends with OK
-    if (absl::Now() - last_write >= config_.heartbeat) {
-      v1::RoomEvent hb;
-      *hb.mutable_time() = ToTimestamp(NowUs());
-      hb.mutable_heartbeat();
-      if (!writer->Write(hb)) break;
-      last_write = absl::Now();
-    }
-    // Woken by NOTIFY (any replica) or by this replica's own commits; the timeout also
-    // notices cancellation and a lost notification.
-    sub->Wait(absl::Milliseconds(500));
   }
-  if (!conn_id.empty()) {
-    CountConnected(caller->id, -1);
-    // Best effort: if this fails (database down), the lease expires and any replica
-    // sweeps the connection.
-    (void)CloseConnection(room_id, caller->id, conn_id);
+  if (s.ok() && !stream->ended() && !player.empty()) {
+    conn_id = NewId();
+    s = OpenConnection(open.room_id, player, conn_id);
+    if (!s.ok()) conn_id.clear();
   }
-  return result;
+  if (s.ok() && !stream->ended()) s = feeds_.Join(open.room_id, stream, open.after_seq);
+  if (!s.ok()) {
+    const bool db = s.code() == absl::StatusCode::kUnavailable ||
+                    s.code() == absl::StatusCode::kDeadlineExceeded;
+    stream->End(
+        ToGrpc(db ? absl::UnavailableError("database unavailable: retry Watch shortly") : s),
+        db ? WatchEnd::kUnavailable : WatchEnd::kRefused);
+  } else if (draining_) {
+    stream->End(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server shutting down: reconnect"),
+                WatchEnd::kShutdown);
+  }
+  // Once gRPC is done with the stream (now, or when it ends later): out of its feed and
+  // the counts, and its presence row deleted off gRPC's threads.
+  WatchStream* raw = stream.get();
+  stream->MarkOpened(
+      [this, raw, room = open.room_id, address = open.address, player, conn_id, admitted] {
+        feeds_.Leave(room, raw);
+        if (admitted) watchers_.Remove(raw, player, address);
+        if (!conn_id.empty()) {
+          // Best effort: if this fails (database down), the lease expires and any replica
+          // sweeps the connection.
+          watch_work_.Post(
+              [this, room, player, conn_id] { (void)CloseConnection(room, player, conn_id); });
+        }
+      });
 }
 
 }  // namespace tablero::matchmaking

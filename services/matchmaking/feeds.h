@@ -1,0 +1,117 @@
+// One feed per room per replica: the room's Watch streams on this replica share it. A
+// wake-up (this replica's commit, or another's NOTIFY through the hub) makes the feed read
+// the room's new events once, and every subscribed stream is written from that one read.
+// No stream reads Postgres on its own once it has joined, and nothing polls per stream:
+// lost notifications are caught by OnResync (the LISTEN connection came back) and by a
+// slow safety sweep, each one query for every room with subscribers (CatchUp).
+//
+// Joining: a new stream reads its backlog (seq > after_seq) from the database in pages,
+// then joins the feed under the feed's lock, taking from the feed's last few events
+// (kept in memory) whatever was appended after its own read. If the feed has moved on
+// further than those, it reads again. So a stream gets every event once, in seq order.
+//
+// Threads: Join and CatchUp block on the database (the caller's thread); wake-ups only
+// queue a read for the feed's reader threads. Subscriber::Push is called under the feed's
+// lock and must not block or call back into the feeds.
+#ifndef TABLERO_SERVICES_MATCHMAKING_FEEDS_H_
+#define TABLERO_SERVICES_MATCHMAKING_FEEDS_H_
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "libs/pg/pool.h"
+#include "libs/service/work_queue.h"
+#include "services/matchmaking/hub.h"
+#include "services/matchmaking/mm_metrics.h"
+#include "tablero/v1/matchmaking.pb.h"
+
+namespace tablero::matchmaking {
+
+namespace v1 = ::tablero::v1;
+
+// Events are shared, read-only, by every stream that writes them.
+using EventPtr = std::shared_ptr<const v1::RoomEvent>;
+
+// A reader of a room's events (a Watch stream).
+class Subscriber {
+ public:
+  virtual ~Subscriber() = default;
+  // The room's events in seq order. A subscriber skips seqs it already has (a joining
+  // stream may see an event both in its backlog and from the feed). False: it has ended
+  // and leaves the feed.
+  virtual bool Push(const EventPtr& e) = 0;
+  // The same for a joining stream's backlog: not held to the stream's queue limit, since
+  // Join paces the backlog itself with AwaitDrained.
+  virtual bool PushBacklog(const EventPtr& e) = 0;
+  // Waits until the subscriber has written what it holds but `room` events, or `timeout`
+  // (then it ends as a slow reader). False: it has ended.
+  virtual bool AwaitDrained(int room, absl::Duration timeout) = 0;
+  // The room closed after the events pushed: none will follow.
+  virtual void RoomClosed() = 0;
+};
+
+struct FeedOptions {
+  int readers = 2;  // threads reading rooms' new events
+  int page = 256;   // events per read
+  int recent = 64;  // events each feed keeps for streams joining it
+  absl::Duration backlog_patience = absl::Seconds(10);  // for a joining stream to read a page
+};
+
+class Feeds : public Hub::Listener {
+ public:
+  Feeds(pg::Pool* pool, FeedOptions options, Metrics* metrics);
+  ~Feeds() override;
+
+  // Delivers the room's events after `after_seq` to `sub` and subscribes it to the rest.
+  // Blocks on the database. NOT_FOUND: no such room (or closed before anything was
+  // delivered); UNAVAILABLE: the database. On OK the subscriber stays until Leave, unless
+  // the room closed (then RoomClosed was called and it is not subscribed).
+  absl::Status Join(const std::string& room, const std::shared_ptr<Subscriber>& sub,
+                    int64_t after_seq);
+  void Leave(const std::string& room, const Subscriber* sub);
+
+  // Hub::Listener: a room may have new events (queues one read of the room's feed), or
+  // any room may (queues CatchUp).
+  void OnRoom(const std::string& room) override;
+  void OnResync() override;
+
+  // One query for every room with subscribers; rooms whose log moved past their feed (or
+  // closed) are read. Blocks on the database. The safety sweep calls it.
+  absl::Status CatchUp();
+
+  // Rooms with a feed on this replica.
+  size_t rooms() const;
+
+ private:
+  struct Feed;
+  struct Page;
+  absl::Status Read(const std::string& room, int64_t after, Page* out);
+  void Fetch(const std::string& room, const std::shared_ptr<Feed>& f);
+  // Join's last step under the feed's lock: the events the feed kept after *last, then
+  // the live set. False: the feed is further ahead than it keeps (read the gap first).
+  bool TryJoinLive(const std::shared_ptr<Feed>& f, const std::shared_ptr<Subscriber>& sub,
+                   int64_t* last, bool* started);
+  void DropIfUnused(const std::string& room, const std::shared_ptr<Feed>& f)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  pg::Pool* pool_;
+  FeedOptions options_;
+  Metrics* metrics_;
+  mutable std::mutex mu_;  // the map; taken before any feed's lock
+  absl::flat_hash_map<std::string, std::shared_ptr<Feed>> feeds_ ABSL_GUARDED_BY(mu_);
+  std::mutex resync_mu_;
+  bool resync_queued_ ABSL_GUARDED_BY(resync_mu_) = false;
+  service::WorkQueue readers_;  // last member: its threads stop first
+};
+
+}  // namespace tablero::matchmaking
+
+#endif  // TABLERO_SERVICES_MATCHMAKING_FEEDS_H_
