@@ -17,6 +17,17 @@ export async function launch() {
   return chromium.launch({ executablePath: EXECUTABLE, headless: true, args: ARGS });
 }
 
+/** Pages of the running scenario: screenshotted when it fails. */
+export const openPages = new Set();
+
+export async function shootOnFailure(name) {
+  let n = 0;
+  for (const page of openPages) {
+    n++;
+    await page.screenshot({ path: join(ARTIFACTS, `FAILED-${name}-page${n}.png`), fullPage: true }).catch(() => {});
+  }
+}
+
 /** A fresh profile (own localStorage, so its own guest) with one page. */
 export async function profile(browser, base, { phone = false } = {}) {
   const context = await browser.newContext({
@@ -25,6 +36,8 @@ export async function profile(browser, base, { phone = false } = {}) {
     ...(phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width: 1100, height: 900 } }),
   });
   const page = await context.newPage();
+  openPages.add(page);
+  context.on("close", () => openPages.delete(page));
   page.errors = [];
   page.on("pageerror", (e) => page.errors.push(String(e)));
   page.on("dialog", (d) => d.accept());

@@ -1,14 +1,28 @@
 // Browser tests: real Chromium against real service processes, a real PostgreSQL and the
 // dev gateway (see stack.mjs). Screenshots of every step go to the artifacts folder
 // (TABLERO_WEB_ARTIFACTS, default <build>/web-artifacts). Run: node web/tests/run.mjs
-import { after, before, test } from "node:test";
+import { after, before, test as nodeTest } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { startStack, GRACE_SECONDS } from "./stack.mjs";
-import { launch, profile, shooter, moveCount, waitMoves, waitMyTurn, status, clickSomeMove, ARTIFACTS } from "./browser.mjs";
+import { launch, openPages, shootOnFailure, profile, shooter, moveCount, waitMoves, waitMyTurn, status, clickSomeMove, ARTIFACTS } from "./browser.mjs";
 
 let stack;
 let browser;
+
+/** A scenario: on failure, screenshots of its open pages (FAILED-*.png), then its pages closed. */
+function test(name, fn) {
+  nodeTest(name, async (t) => {
+    try {
+      await fn(t);
+    } catch (e) {
+      await shootOnFailure(name.split(/[:;]/)[0].replace(/\W+/g, "-"));
+      throw e;
+    } finally {
+      for (const p of [...openPages]) await p.context().close().catch(() => {});
+    }
+  });
+}
 
 before(async () => {
   stack = await startStack();
