@@ -16,6 +16,20 @@ export interface Upstream {
   blocked?: string[]; // method names not routed (answered UNIMPLEMENTED)
 }
 
+/**
+ * Errors a service answered pass through as they are. A failure to reach the service
+ * (no answer at all: connection refused, reset) is logged here and shown to the client
+ * without addresses, as the services' own messages are.
+ */
+function relay(e: unknown, what: string): never {
+  const err = ConnectError.from(e);
+  if (err.code === Code.Unavailable && err.cause !== undefined) {
+    console.error(`gateway: ${what}: ${err.rawMessage}`);
+    throw new ConnectError("service unavailable, retry", Code.Unavailable);
+  }
+  throw err;
+}
+
 function outgoingHeaders(ctx: HandlerContext): Headers {
   const h = new Headers();
   for (const name of FORWARDED) {
@@ -41,10 +55,15 @@ export function routeUpstreams(router: ConnectRouter, upstreams: Upstream[]): vo
         };
       } else if (m.methodKind === "unary") {
         impl[m.localName] = (req: unknown, ctx: HandlerContext) =>
-          call(req, { headers: outgoingHeaders(ctx), signal: ctx.signal, timeoutMs: ctx.timeoutMs() });
+          call(req, { headers: outgoingHeaders(ctx), signal: ctx.signal, timeoutMs: ctx.timeoutMs() }).catch((e: unknown) =>
+            relay(e, `${up.service.typeName}/${m.name}`));
       } else if (m.methodKind === "server_streaming") {
         impl[m.localName] = async function* (req: unknown, ctx: HandlerContext) {
-          yield* call(req, { headers: outgoingHeaders(ctx), signal: ctx.signal, timeoutMs: ctx.timeoutMs() });
+          try {
+            yield* call(req, { headers: outgoingHeaders(ctx), signal: ctx.signal, timeoutMs: ctx.timeoutMs() });
+          } catch (e) {
+            relay(e, `${up.service.typeName}/${m.name}`);
+          }
         };
       }
     }
