@@ -5,6 +5,11 @@
 #   scripts/web.sh build
 set -euo pipefail
 cd "$(dirname "$0")/../web"
+major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$major" -lt 18 ]; then
+  echo "web: Node.js 18 or newer is needed (found: $(node --version 2>/dev/null || echo none)); run scripts/deps.sh" >&2
+  exit 1
+fi
 case "${1:-build}" in
   build)
     stamp=node_modules/.tablero-npm-ci
