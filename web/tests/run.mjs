@@ -24,9 +24,20 @@ function test(name, fn) {
   });
 }
 
+// Free ports are found by binding and releasing them, so another process on the machine
+// may take one first: a failed start is told and tried once more on fresh ports.
+async function twice(what, f) {
+  try {
+    return await f();
+  } catch (e) {
+    console.log(`# ${what} failed, trying once more: ${String(e.message ?? e).split("\n").slice(0, 20).join("\n# ")}`);
+    return f();
+  }
+}
+
 before(async () => {
-  stack = await startStack();
-  browser = await launch();
+  stack = await twice("starting the services", startStack);
+  browser = await twice("launching Chromium", launch);
   console.log(`# site ${stack.base}, screenshots in ${ARTIFACTS}, service logs in ${stack.logs}`);
 });
 
@@ -173,12 +184,16 @@ test("four-player shogi with three CPUs progresses", async () => {
   assert.equal(await page.locator('[data-square="5i"] [data-piece="K"][data-owner="0"]').count(), 1);
   const start = await piecesOf(page);
   await shot(page, "start");
+  // Turns go round, except that a seat in check moves next (check priority): wait for our
+  // turn, move, and see at least one CPU answer.
   for (let i = 0; i < 3; i++) {
     if (!(await waitMyTurn(page, 60000))) break;
-    await clickSomeMove(page, '[data-owner="0"][data-piece="P"], [data-owner="0"][data-piece="S"]', "data-square");
-    await waitMoves(page, 4 * i + 4, 60000); // ours and the three CPUs'
+    const n = await moveCount(page);
+    await clickSomeMove(page, '[data-owner="0"][data-piece="P"], [data-owner="0"][data-piece="S"], [data-owner="0"][data-piece]', "data-square");
+    await waitMoves(page, n + 2, 60000);
     await shot(page, `round-${i + 1}`);
   }
+  await waitMyTurn(page, 60000);
   const seats = await page.locator('[data-testid="move"]').evaluateAll((els) => [...new Set(els.map((e) => e.dataset.seat))].sort());
   assert.deepEqual(seats, ["0", "1", "2", "3"]);
   await checkReplay(page, start, shot);
@@ -197,10 +212,12 @@ test("six-player Chinese Checkers with CPUs", async () => {
   await shot(page, "start");
   for (let i = 0; i < 2; i++) {
     if (!(await waitMyTurn(page, 60000))) break;
+    const n = await moveCount(page);
     await clickSomeMove(page, '.marble[data-owner="0"]', "data-hole");
-    await waitMoves(page, 6 * i + 6, 60000);
+    await waitMoves(page, n + 2, 60000);
     await shot(page, `round-${i + 1}`);
   }
+  await waitMyTurn(page, 60000);
   const seats = await page.locator('[data-testid="move"]').evaluateAll((els) => new Set(els.map((e) => e.dataset.seat)).size);
   assert.equal(seats, 6);
   await checkReplay(page, start, shot);
