@@ -175,14 +175,16 @@ test("invite link: the friend joins from another profile and sees the host's mov
   await friend.context.close();
 });
 
-test("four-player shogi with three CPUs progresses", async () => {
-  const { context, page } = await profile(browser, stack.base);
+test("four-player shogi with three CPUs progresses (on a phone-sized screen)", async () => {
+  const { context, page } = await profile(browser, stack.base, { phone: true });
   const shot = shooter("shogi4");
   await newGame(page, "shogi4");
   assert.equal(await page.locator("[data-square]").count(), 81);
   assert.equal(await page.locator('[data-testid="hand"]').count(), 4);
   assert.equal(await page.locator('[data-square="5i"] [data-piece="K"][data-owner="0"]').count(), 1);
   const start = await piecesOf(page);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `the page fits the phone's width (${width}px)`);
   await shot(page, "start");
   // Turns go round, except that a seat in check moves next (check priority): wait for our
   // turn, move, and see at least one CPU answer.
