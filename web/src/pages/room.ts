@@ -71,7 +71,7 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
     );
     const playing = room.state === Room_State.PLAYING;
     fill(lobby,
-      playing ? null : settingsPanel(room, info, isHost(), (r) => { room = r; drawRoom(); }),
+      playing ? null : settingsPanel(room, info, isHost(), (r) => { if (r.seq >= room.seq) room = r; drawRoom(); }),
       isHost() && room.state === Room_State.LOBBY
         ? h("button", { class: "primary", "data-testid": "start-game", onclick: () => act(() => matchmaking.startGame({ roomId })) }, "Start game")
         : null,
@@ -92,8 +92,10 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
     }
   };
 
+  // A snapshot older than the one shown (answers can overtake each other) is dropped.
   const refresh = async () => {
-    room = await matchmaking.getRoom({ key: { case: "roomId", value: roomId } });
+    const r = await matchmaking.getRoom({ key: { case: "roomId", value: roomId } });
+    if (r.seq >= room.seq) room = r;
     drawRoom();
     return room.seq;
   };
