@@ -15,6 +15,14 @@ PACKAGES=(
   docker-compose python3-yaml
   tmux
 )
+# The web client (web/): Node.js and npm (18 or newer; Debian's packages unless a node and
+# npm are already on PATH) build it, Chromium runs its browser tests. TABLERO_DEPS_WEB=0
+# leaves them out (the service images' build stage).
+if [ "${TABLERO_DEPS_WEB:-1}" != 0 ]; then
+  PACKAGES+=(chromium)
+  command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
+  command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole stack on this machine: scripts/stack.sh up | down | status
 #   up:     installs missing packages, builds, starts PostgreSQL in .local/pg (port 55432)
-#           and the four services, waits until all report SERVING, prints the endpoints.
-#   down:   stops the services and PostgreSQL.
+#           and the four services, waits until all report SERVING, builds the web client
+#           and serves it with gRPC-Web at http://127.0.0.1:8080/ (the dev gateway,
+#           web/gateway/: what Envoy does in production), prints the endpoints.
+#   down:   stops the gateway, the services and PostgreSQL.
 #   status: health of each service.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +12,7 @@ ROOT=$(pwd)
 LOCAL=$ROOT/.local
 BUILD=${TABLERO_BUILD_DIR:-$ROOT/build}
 PG_PORT=${TABLERO_PG_PORT:-55432}
+SITE_PORT=${TABLERO_SITE_PORT:-8080}
 
 # name grpc-port metrics-port
 SERVICES=("rules 50051 9101" "matchmaking 50052 9102" "rating 50053 9103" "bot 50054 9104")
@@ -67,7 +70,9 @@ up() {
       exit 1
     fi
   done
+  start_site
   echo "tablero is up:"
+  echo "  site         http://127.0.0.1:$SITE_PORT/  (web client and gRPC-Web)"
   for s in "${SERVICES[@]}"; do
     set -- $s
     printf '  %-12s grpc 127.0.0.1:%s  metrics http://127.0.0.1:%s/metrics\n' "$1" "$2" "$3"
@@ -76,7 +81,40 @@ up() {
   echo "  logs         $LOCAL/logs/   stop with: scripts/stack.sh down"
 }
 
+# The web client and the dev gateway bridging gRPC-Web to the services (scripts/web.sh).
+start_site() {
+  scripts/web.sh build
+  local pidf=$LOCAL/run/gateway.pid
+  if [ -f "$pidf" ] && kill -0 "$(cat "$pidf")" 2>/dev/null; then return; fi
+  nohup node web/dist/gateway/gateway.mjs --listen=127.0.0.1:$SITE_PORT --site=web/dist/site \
+    --rules=127.0.0.1:50051 --matchmaking=127.0.0.1:50052 --rating=127.0.0.1:50053 --bot=127.0.0.1:50054 \
+    >"$LOCAL/logs/gateway.log" 2>&1 &
+  echo $! >"$pidf"
+  for _ in $(seq 1 100); do
+    if python3 -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=1)" \
+         "http://127.0.0.1:$SITE_PORT/" 2>/dev/null; then return; fi
+    sleep 0.1
+  done
+  echo "stack: the site did not come up on port $SITE_PORT; last log lines:" >&2
+  tail -n 20 "$LOCAL/logs/gateway.log" >&2
+  exit 1
+}
+
+stop_pid() {
+  local pidf=$1
+  if [ -f "$pidf" ]; then
+    local pid; pid=$(cat "$pidf")
+    if kill -0 "$pid" 2>/dev/null; then
+      kill -TERM "$pid"
+      for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+    rm -f "$pidf"
+  fi
+}
+
 down() {
+  stop_pid "$LOCAL/run/gateway.pid"
   for s in "${SERVICES[@]}"; do
     set -- $s
     local pidf=$LOCAL/run/$1.pid
@@ -95,6 +133,9 @@ down() {
 }
 
 status() {
+  printf '%-12s ' site
+  python3 -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=2); print('SERVING')" \
+    "http://127.0.0.1:$SITE_PORT/" 2>/dev/null || echo "not answering on port $SITE_PORT"
   for s in "${SERVICES[@]}"; do
     set -- $s
     printf '%-12s ' "$1"

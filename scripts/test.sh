@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds everything and runs every test with ctest, against a throwaway PostgreSQL that
-# lives in a temporary folder for the length of the run. Then runs the engine tests once
+# Builds everything (the web client too: scripts/web.sh) and runs every test with ctest,
+# against a throwaway PostgreSQL that lives in a temporary folder for the length of the run. Then runs the engine tests once
 # more under AddressSanitizer + UndefinedBehaviorSanitizer.
 #   scripts/test.sh            everything
 #   TABLERO_SKIP_SANITIZE=1    skip the sanitizer pass (quicker local runs)
@@ -13,6 +13,7 @@ JOBS=${TABLERO_JOBS:-$(nproc)}
 scripts/deps.sh
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C "$BUILD" -j "$JOBS"
+scripts/web.sh build
 
 PGTMP=$(mktemp -d /tmp/tablero-test-pg-XXXXXX)
 chmod 755 "$PGTMP"

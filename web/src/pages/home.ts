@@ -1,0 +1,179 @@
+// Home: choose a game, play the CPU, create a room, open an invite link, quick match,
+// your games, leaderboards.
+import { ensureIdentity, matchmaking, rating, describeError } from "../api/client.js";
+import { saveIdentity } from "../api/identity.js";
+import { Ticket_Status } from "../gen/tablero/v1/matchmaking_pb.js";
+import { RatingPool } from "../gen/tablero/v1/rating_pb.js";
+import { KINDS, kindByName, kindInfo } from "../game/kinds.js";
+import { h, select, showMessage } from "../ui/dom.js";
+import { navigate } from "../ui/nav.js";
+
+const prefs = { kind: "chess", level: "3", seats: "2" };
+
+export async function homePage(root: HTMLElement): Promise<() => void> {
+  const me = await ensureIdentity();
+  let polling = 0;
+  const seatsRow = h("label", { class: "setting" });
+  const drawSeats = () => {
+    const k = kindByName(prefs.kind);
+    const opts: [string, string][] = [];
+    for (let n = k.seats[0]; n <= k.seats[1]; n++) opts.push([String(n), String(n)]);
+    if (Number(prefs.seats) < k.seats[0] || Number(prefs.seats) > k.seats[1]) prefs.seats = String(k.seats[0]);
+    seatsRow.replaceChildren(h("span", {}, "Players"), select("seat-count", opts, prefs.seats, (v) => (prefs.seats = v), k.seats[0] === k.seats[1]));
+  };
+  drawSeats();
+
+  const guarded = (f: () => Promise<void>) => async (e: Event) => {
+    const b = e.currentTarget as HTMLButtonElement;
+    b.disabled = true;
+    try {
+      await f();
+    } catch (err) {
+      showMessage(describeError(err));
+    } finally {
+      b.disabled = false;
+    }
+  };
+
+  const playCpu = guarded(async () => {
+    const k = kindByName(prefs.kind);
+    const room = await matchmaking.createRoom({ kind: k.kind, settings: { cpuLevel: Number(prefs.level), seatCount: Number(prefs.seats) } });
+    await matchmaking.startGame({ roomId: room.id });
+    navigate(`/room/${room.id}`);
+  });
+  const createRoom = guarded(async () => {
+    const k = kindByName(prefs.kind);
+    const room = await matchmaking.createRoom({ kind: k.kind, settings: { cpuLevel: Number(prefs.level) } });
+    navigate(`/room/${room.id}`);
+  });
+  const queueBox = h("div", { class: "queue", "data-testid": "queue" });
+  const quick = guarded(async () => {
+    const k = kindByName(prefs.kind);
+    let t = await matchmaking.joinQueue({ kind: k.kind, playerCount: Number(prefs.seats) });
+    const ticketId = t.ticketId;
+    const show = () =>
+      queueBox.replaceChildren(
+        `Looking for ${k.label} opponents (rating window ${t.ratingLow.toFixed(0)}–${t.ratingHigh.toFixed(0)})… `,
+        h("button", { "data-testid": "cancel-queue", onclick: async () => {
+          clearInterval(polling);
+          await matchmaking.cancelQueue({ ticketId }).catch(() => {});
+          queueBox.replaceChildren();
+        } }, "Cancel"),
+      );
+    show();
+    polling = window.setInterval(async () => {
+      try {
+        t = await matchmaking.getTicket({ ticketId });
+        if (t.status === Ticket_Status.MATCHED) {
+          clearInterval(polling);
+          navigate(`/room/${t.roomId}`);
+        } else if (t.status === Ticket_Status.CANCELLED) {
+          clearInterval(polling);
+          queueBox.replaceChildren(`Queue left (${t.cancelReason}).`);
+        } else show();
+      } catch (e) {
+        showMessage(describeError(e));
+      }
+    }, 1500);
+  });
+
+  const openInvite = (e: Event) => {
+    e.preventDefault();
+    const text = ((e.target as HTMLFormElement).elements.namedItem("invite") as HTMLInputElement).value.trim();
+    const code = text.includes("/join/") ? text.slice(text.lastIndexOf("/join/") + 6) : text;
+    if (code) navigate(`/join/${encodeURIComponent(code)}`);
+  };
+
+  const rename = async (e: Event) => {
+    e.preventDefault();
+    const name = ((e.target as HTMLFormElement).elements.namedItem("name") as HTMLInputElement).value.trim();
+    try {
+      const p = await matchmaking.updateGuest({ displayName: name });
+      saveIdentity({ ...me, name: p.displayName });
+      showMessage(`You are now ${p.displayName}`, "info");
+    } catch (err) {
+      showMessage(describeError(err));
+    }
+  };
+
+  const board = h("div", { "data-testid": "leaderboard" });
+  const loadBoard = async (pool: string) => {
+    try {
+      const r = await rating.getLeaderboard({ pool: Number(pool) as RatingPool, pageSize: 20 });
+      const names = r.entries.length ? await matchmaking.getPlayers({ playerIds: r.entries.map((e) => e.playerId) }) : { players: [] };
+      const name = new Map(names.players.map((p) => [p.playerId, p.displayName]));
+      board.replaceChildren(
+        r.entries.length === 0
+          ? h("p", {}, "Nobody here yet: the board lists players whose rating is settled (RD at most 75).")
+          : h("table", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Games")),
+              r.entries.map((e) => h("tr", { "data-testid": "leader" }, h("td", {}, e.rank), h("td", {}, name.get(e.playerId) ?? e.playerId.slice(0, 8)), h("td", {}, e.rating.toFixed(0)), h("td", {}, e.games)))),
+      );
+    } catch (e) {
+      board.replaceChildren(describeError(e));
+    }
+  };
+  void loadBoard(String(RatingPool.CHESS));
+
+  const POOLS: Record<number, string> = { [RatingPool.CHESS]: "Chess", [RatingPool.SHOGI4_SINGLES]: "Shogi (singles)",
+    [RatingPool.SHOGI4_PAIRS]: "Shogi (pairs)", [RatingPool.CHECKERS]: "Chinese Checkers" };
+  const ratings = h("ul", { class: "my-ratings" });
+  rating.getRatings({ playerId: me.playerId }).then((r) => {
+    const played = r.ratings.filter((x) => x.games > 0);
+    ratings.replaceChildren(...played.map((x) =>
+      h("li", { "data-testid": "my-rating", "data-pool": x.pool },
+        `${POOLS[x.pool]}: ${x.rating.toFixed(0)} ±${(2 * x.rd).toFixed(0)} (${x.games} game${x.games === 1 ? "" : "s"}${x.provisional ? ", provisional" : ""})`)));
+    if (!played.length) ratings.replaceChildren(h("li", {}, "Unrated: play a ranked game."));
+  }, () => {});
+
+  const games = h("ul", { class: "my-games", "data-testid": "my-games" });
+  matchmaking.listGames({ pageSize: 10 }).then((r) => {
+    games.replaceChildren(...r.games.map((g) =>
+      h("li", {}, h("a", { href: g.result?.over ? `/replay/${g.gameId}` : `/room/${g.roomId}`, "data-link": true },
+        `${kindInfo(g.kind).label} · ${g.seats.map((s) => s.displayName).join(" vs ")} · ${g.result?.over ? g.result.reason.replace(/_/g, " ") : "playing"}`))));
+    if (!r.games.length) games.replaceChildren(h("li", {}, "No games yet."));
+  }, () => {});
+
+  root.replaceChildren(
+    h("section", { class: "card" },
+      h("h2", {}, "Play"),
+      h("label", { class: "setting" }, h("span", {}, "Game"),
+        select("game-kind", KINDS.map((k) => [k.name, k.label]), prefs.kind, (v) => { prefs.kind = v; drawSeats(); })),
+      seatsRow,
+      h("label", { class: "setting" }, h("span", {}, "CPU level"),
+        select("cpu-level", Array.from({ length: 10 }, (_, i) => [String(i + 1), String(i + 1)] as [string, string]), prefs.level, (v) => (prefs.level = v))),
+      h("div", { class: "buttons" },
+        h("button", { class: "primary", "data-testid": "play-cpu", onclick: playCpu }, "Play the CPU"),
+        h("button", { "data-testid": "create-room", onclick: createRoom }, "Create a room"),
+        h("button", { "data-testid": "quick-match", onclick: quick }, "Quick match (ranked)")),
+      queueBox,
+      h("form", { class: "inline", onsubmit: openInvite },
+        h("input", { name: "invite", "data-testid": "join-input", placeholder: "Invite link or code", "aria-label": "Invite link or code" }),
+        h("button", { "data-testid": "join-open" }, "Join")),
+    ),
+    h("section", { class: "card" },
+      h("h2", {}, "You"),
+      h("form", { class: "inline", onsubmit: rename },
+        h("input", { name: "name", value: me.name, maxlength: 24, "data-testid": "name-input", "aria-label": "Your name" }),
+        h("button", {}, "Rename")),
+      h("h3", {}, "Your ratings"), ratings,
+      h("h3", {}, "Your games"), games),
+    h("section", { class: "card" },
+      h("h2", {}, "Leaderboards"),
+      select("leaderboard-pool", [[String(RatingPool.CHESS), "Chess"], [String(RatingPool.SHOGI4_SINGLES), "Shogi (singles)"],
+        [String(RatingPool.SHOGI4_PAIRS), "Shogi (pairs)"], [String(RatingPool.CHECKERS), "Chinese Checkers"]], String(RatingPool.CHESS), (v) => void loadBoard(v)),
+      board),
+  );
+  return () => clearInterval(polling);
+}
+
+export async function joinPage(root: HTMLElement, code: string): Promise<() => void> {
+  root.replaceChildren(h("p", {}, `Joining ${code}…`));
+  await ensureIdentity();
+  try {
+    const r = await matchmaking.joinRoom({ inviteCode: code });
+    navigate(`/room/${r.room!.id}`, true);
+  } catch (e) {
+    root.replaceChildren(h("p", { "data-testid": "join-failed" }, `Cannot join ${code}: ${describeError(e)}`), h("a", { href: "/", "data-link": true }, "Home"));
+  }
+  return () => {};
+}

@@ -1,0 +1,71 @@
+// Replay of a game (finished or running): the position after any move from the game's
+// record (GetGameMoves), stepping with buttons, the arrow keys or the move list; PGN for
+// chess.
+import { matchmaking, describeError } from "../api/client.js";
+import { GameKind } from "../gen/tablero/v1/common_pb.js";
+import { kindInfo, SEAT_COLOURS } from "../game/kinds.js";
+import { RENDERERS } from "../game/screen.js";
+import { positionOf } from "../notation/positions.js";
+import { h, showMessage } from "../ui/dom.js";
+
+export async function replayPage(root: HTMLElement, gameId: string): Promise<() => void> {
+  const r = await matchmaking.getGameMoves({ gameId });
+  const kind = kindInfo(r.kind).name;
+  let at = r.moves.length;
+  const boardSlot = h("div", { class: "replay-board" });
+  const label = h("div", { "data-testid": "replay-ply", class: "status" });
+  const list = h("ol", { class: "moves", "data-testid": "move-list" });
+
+  const draw = () => {
+    const text = at === 0 ? r.initialPosition : r.moves[at - 1].position;
+    const pos = positionOf(kind, text);
+    const last = at === 0 ? [] : r.moves[at - 1].move?.path ?? [];
+    boardSlot.replaceChildren(RENDERERS[kind]({
+      pieces: pos.pieces, hands: pos.hands, seatCount: r.seats.length, viewSeat: 0, mySeat: -1,
+      selected: null, targets: new Set(), path: [], lastMove: last, inCheck: [], toMove: -1,
+    }, { cell: () => {} }));
+    label.textContent = `Move ${at} of ${r.moves.length}${r.result?.over && at === r.moves.length ? ` · ${r.result.reason.replace(/_/g, " ")}` : ""}`;
+    list.replaceChildren(...r.moves.map((m, i) =>
+      h("li", { "data-testid": "move", class: i + 1 === at ? "current" : "", style: `--seat:${SEAT_COLOURS[m.seat]}`, onclick: () => { at = i + 1; draw(); } },
+        m.move?.display ?? "")));
+  };
+  const step = (d: number) => {
+    at = Math.max(0, Math.min(r.moves.length, at + d));
+    draw();
+  };
+  const keys = (e: KeyboardEvent) => {
+    if (e.key === "ArrowLeft") step(-1);
+    if (e.key === "ArrowRight") step(1);
+  };
+  document.addEventListener("keydown", keys);
+
+  const pgn = async () => {
+    try {
+      const p = await matchmaking.exportPgn({ gameId });
+      const a = h("a", { href: URL.createObjectURL(new Blob([p.pgn], { type: "application/x-chess-pgn" })), download: `${gameId}.pgn` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+    } catch (e) {
+      showMessage(describeError(e));
+    }
+  };
+
+  root.replaceChildren(
+    h("h2", {}, `Replay: ${kindInfo(r.kind).label}`),
+    h("p", {}, r.seats.map((s) => s.displayName).join(" · ")),
+    h("div", { class: "play" },
+      boardSlot,
+      h("aside", { class: "side" },
+        label,
+        h("div", { class: "buttons" },
+          h("button", { "data-testid": "replay-first", onclick: () => step(-1e6) }, "⏮"),
+          h("button", { "data-testid": "replay-prev", onclick: () => step(-1) }, "◀"),
+          h("button", { "data-testid": "replay-next", onclick: () => step(1) }, "▶"),
+          h("button", { "data-testid": "replay-last", onclick: () => step(1e6) }, "⏭"),
+          r.kind === GameKind.CHESS ? h("button", { "data-testid": "pgn-download", onclick: pgn }, "PGN") : null),
+        list)),
+  );
+  draw();
+  return () => document.removeEventListener("keydown", keys);
+}

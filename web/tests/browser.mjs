@@ -1,0 +1,100 @@
+// Debian's Chromium driven by playwright-core (no browser download), one isolated
+// profile per player, and screenshots of every step into the artifacts folder.
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { BIN } from "./stack.mjs";
+
+export const ARTIFACTS = process.env.TABLERO_WEB_ARTIFACTS ?? join(BIN, "..", "web-artifacts");
+const EXECUTABLE = process.env.TABLERO_CHROMIUM ?? "/usr/bin/chromium";
+
+// Without these Chromium waits on outbound connections a closed network never answers.
+const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
+
+export async function launch() {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({ executablePath: EXECUTABLE, headless: true, args: ARGS });
+}
+
+/** Pages of the running scenario: screenshotted when it fails. */
+export const openPages = new Set();
+
+export async function shootOnFailure(name) {
+  let n = 0;
+  for (const page of openPages) {
+    n++;
+    await page.screenshot({ path: join(ARTIFACTS, `FAILED-${name}-page${n}.png`), fullPage: true }).catch(() => {});
+  }
+}
+
+/** A fresh profile (own localStorage, so its own guest) with one page. */
+export async function profile(browser, base, { phone = false } = {}) {
+  const context = await browser.newContext({
+    baseURL: base,
+    acceptDownloads: true,
+    ...(phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width: 1100, height: 900 } }),
+  });
+  const page = await context.newPage();
+  openPages.add(page);
+  context.on("close", () => openPages.delete(page));
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(String(e)));
+  page.on("dialog", (d) => d.accept());
+  return { context, page };
+}
+
+export function shooter(scenario) {
+  let n = 0;
+  return async (page, step) => {
+    n++;
+    await page.screenshot({ path: join(ARTIFACTS, `${scenario}-${String(n).padStart(2, "0")}-${step}.png`), fullPage: true });
+  };
+}
+
+// ---- page helpers ----
+
+export const moveCount = (page) => page.locator('[data-testid="move-list"] [data-testid="move"]').count();
+
+export async function waitMoves(page, n, timeout = 30000) {
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="move-list"] [data-testid="move"]').length >= n, n, { timeout });
+}
+
+export async function waitMyTurn(page, timeout = 30000) {
+  await page.waitForFunction(() => {
+    const s = document.querySelector('[data-testid="status"]');
+    return s && (s.textContent.startsWith("Your turn") || s.textContent.startsWith("Game over"));
+  }, null, { timeout });
+  return !(await page.locator('[data-testid="status"]').textContent()).startsWith("Game over");
+}
+
+export const status = (page) => page.locator('[data-testid="status"]').textContent();
+
+/**
+ * Plays one move by clicks: tries the player's pieces (cells matching `mine`) until one
+ * shows legal targets, then clicks the first target (and a promotion or chain end if asked).
+ * Returns [from, to].
+ */
+export async function clickSomeMove(page, mine, cellAttr) {
+  const cells = await page.locator(mine).evaluateAll((els, attr) => els.map((e) => e.closest(`[${attr}]`).getAttribute(attr)), cellAttr);
+  for (const from of cells) {
+    await page.click(`[${cellAttr}="${from}"]`);
+    try {
+      await page.waitForSelector(".legal", { timeout: 1500 });
+    } catch {
+      continue;
+    }
+    const to = await page.locator(".legal").first().getAttribute(cellAttr);
+    await page.click(`[${cellAttr}="${to}"]`);
+    // A promotion choice, or a Chinese Checkers chain waiting for its end.
+    for (let i = 0; i < 8; i++) {
+      if (await page.locator('[data-testid="promote-option"]').count()) await page.locator('[data-testid="promote-option"]').first().click();
+      else if (await page.locator(".legal").count() && (await page.locator('[data-testid="submit-path"]').count())) {
+        await page.locator('[data-testid="submit-path"]').click();
+      } else break;
+      await page.waitForTimeout(100);
+    }
+    return [from, to];
+  }
+  throw new Error(`no piece matching ${mine} has a legal move`);
+}

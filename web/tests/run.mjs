@@ -1,0 +1,443 @@
+// Browser tests: real Chromium against real service processes, a real PostgreSQL and the
+// dev gateway (see stack.mjs). Screenshots of every step go to the artifacts folder
+// (TABLERO_WEB_ARTIFACTS, default <build>/web-artifacts). Run: node web/tests/run.mjs
+import { after, before, test as nodeTest } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { startStack, GRACE_SECONDS } from "./stack.mjs";
+import { launch, openPages, shootOnFailure, profile, shooter, moveCount, waitMoves, waitMyTurn, status, clickSomeMove, ARTIFACTS } from "./browser.mjs";
+
+let stack;
+let browser;
+
+/** A scenario: on failure, screenshots of its open pages (FAILED-*.png), then its pages closed. */
+function test(name, fn) {
+  nodeTest(name, async (t) => {
+    try {
+      await fn(t);
+    } catch (e) {
+      await shootOnFailure(name.split(/[:;]/)[0].replace(/\W+/g, "-"));
+      throw e;
+    } finally {
+      for (const p of [...openPages]) await p.context().close().catch(() => {});
+    }
+  });
+}
+
+// Free ports are found by binding and releasing them, so another process on the machine
+// may take one first: a failed start is told and tried once more on fresh ports.
+async function twice(what, f) {
+  try {
+    return await f();
+  } catch (e) {
+    console.log(`# ${what} failed, trying once more: ${String(e.message ?? e).split("\n").slice(0, 20).join("\n# ")}`);
+    return f();
+  }
+}
+
+before(async () => {
+  stack = await twice("starting the services", startStack);
+  browser = await twice("launching Chromium", launch);
+  console.log(`# site ${stack.base}, screenshots in ${ARTIFACTS}, service logs in ${stack.logs}`);
+});
+
+after(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function newGame(page, kind, { level = "1", seats } = {}) {
+  await page.goto("/");
+  await page.selectOption('[data-testid="game-kind"]', kind);
+  await page.selectOption('[data-testid="cpu-level"]', level);
+  if (seats) await page.selectOption('[data-testid="seat-count"]', String(seats));
+  await page.click('[data-testid="play-cpu"]');
+  await page.waitForURL(/\/room\//);
+  await page.waitForSelector('[data-testid="board"]');
+}
+
+/** Pieces on the board as "square:piece:owner", sorted (replay vs live comparisons). */
+const piecesOf = (page) => page.locator("[data-square] [data-piece], [data-hole] .marble").evaluateAll((els) =>
+  els.map((e) => `${e.closest("[data-square],[data-hole]").getAttribute(e.closest("[data-square]") ? "data-square" : "data-hole")}:${e.dataset.piece ?? ""}:${e.dataset.owner ?? ""}`).sort());
+
+/** Opens the replay of the game on the page; checks its first position is `start`, steps forward. */
+async function checkReplay(page, start, shot) {
+  const id = await page.locator('[data-testid="game"]').getAttribute("data-game-id");
+  await page.goto(`/replay/${id}`);
+  await page.waitForSelector('[data-testid="replay-ply"]');
+  const total = await page.locator('[data-testid="move"]').count();
+  assert.ok(total > 0);
+  await page.click('[data-testid="replay-first"]');
+  assert.deepEqual(await piecesOf(page), start, "the replay starts from the game's first position");
+  await page.click('[data-testid="replay-next"]');
+  assert.match(await page.locator('[data-testid="replay-ply"]').textContent(), new RegExp(`^Move 1 of ${total}`));
+  assert.notDeepEqual(await piecesOf(page), start);
+  await shot(page, "replay");
+}
+
+const noErrors = (page) => assert.deepEqual(page.errors, [], "no uncaught errors in the page");
+
+test("chess against the CPU by clicks until a result", async () => {
+  const { context, page } = await profile(browser, stack.base);
+  const shot = shooter("chess-cpu");
+  await newGame(page, "chess");
+  await shot(page, "start");
+  assert.equal(await page.locator("[data-square]").count(), 64);
+  assert.equal(await page.locator('[data-square="e2"] [data-piece="wP"]').count(), 1);
+  for (let i = 0; i < 3; i++) {
+    assert.ok(await waitMyTurn(page));
+    await clickSomeMove(page, '[data-piece^="w"]', "data-square");
+    await waitMoves(page, 2 * i + 2); // ours and the CPU's answer
+    await shot(page, `move-${i + 1}`);
+  }
+  assert.ok(await waitMyTurn(page));
+  await page.click('[data-testid="resign"]');
+  await page.waitForSelector('[data-testid="result"]');
+  assert.match(await status(page), /Game over: You lost \(resignation\)/);
+  await shot(page, "result");
+  // PGN download of the finished game.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="pgn-download"]')]);
+  const pgn = readFileSync(await download.path(), "utf8");
+  assert.match(pgn, /\[Result "0-1"\]/);
+  // Replay: the moves, stepping back to the start position.
+  await page.click('[data-testid="replay-link"]');
+  await page.waitForSelector('[data-testid="replay-ply"]');
+  assert.equal(await page.locator('[data-testid="move"]').count(), 6);
+  await page.click('[data-testid="replay-first"]');
+  assert.equal(await page.locator('[data-square="e2"] [data-piece="wP"]').count(), 1);
+  assert.match(await page.locator('[data-testid="replay-ply"]').textContent(), /Move 0 of 6/);
+  await shot(page, "replay");
+  noErrors(page);
+  await context.close();
+});
+
+test("invite link: the friend joins from another profile and sees the host's move; spectator, draw offer, rematch", async () => {
+  const host = await profile(browser, stack.base);
+  const friend = await profile(browser, stack.base, { phone: true });
+  const shot = shooter("invite");
+  await host.page.goto("/");
+  await host.page.selectOption('[data-testid="game-kind"]', "chess");
+  await host.page.click('[data-testid="create-room"]');
+  const link = host.page.locator('[data-testid="invite-link"]');
+  await link.waitFor();
+  const href = await link.getAttribute("href");
+  assert.match(href, /\/join\/[A-Z2-9]{8}$/);
+  await shot(host.page, "host-room");
+  await friend.page.goto(href);
+  await friend.page.waitForURL(/\/room\//);
+  await host.page.waitForFunction(() => document.querySelectorAll('[data-testid="member"]').length === 2);
+  await shot(friend.page, "friend-joined");
+  await host.page.click('[data-testid="start-game"]');
+  await host.page.waitForSelector('[data-square="e2"]');
+  await friend.page.waitForSelector('[data-square="e2"]');
+  // The friend plays Black: the board is turned (a8 in the bottom-right corner's rank).
+  assert.match(await status(friend.page), /White.*to move/);
+  await host.page.click('[data-square="e2"]');
+  await host.page.click('[data-square="e4"]');
+  await friend.page.waitForSelector('[data-square="e4"] [data-piece="wP"]');
+  await waitMoves(friend.page, 1);
+  assert.equal(await friend.page.locator('[data-testid="move"]').first().textContent(), "e4");
+  assert.ok(await waitMyTurn(friend.page));
+  await shot(friend.page, "friend-sees-e4");
+  await friend.page.click('[data-square="e7"]');
+  await friend.page.click('[data-square="e5"]');
+  await host.page.waitForSelector('[data-square="e5"] [data-piece="bP"]');
+  await shot(host.page, "host-sees-e5");
+  // A stranger with the room's address watches live.
+  const watcher = await profile(browser, stack.base);
+  await watcher.page.goto(friend.page.url());
+  await watcher.page.waitForSelector('[data-testid="spectating"]');
+  await waitMoves(watcher.page, 2);
+  assert.equal(await watcher.page.locator('[data-testid="move-input"]').count(), 0, "a spectator cannot move");
+  // Draw offer: declined, then offered again and accepted.
+  await host.page.click('[data-testid="offer-draw"]');
+  await friend.page.click('[data-testid="draw-decline"]');
+  await host.page.waitForSelector('[data-testid="notice"]:has-text("declined")');
+  await host.page.waitForSelector('[data-testid="offer-draw"]');
+  await host.page.click('[data-testid="offer-draw"]');
+  await friend.page.waitForSelector('[data-testid="draw-accept"]');
+  await shot(friend.page, "draw-offered");
+  await friend.page.click('[data-testid="draw-accept"]');
+  for (const p of [host.page, friend.page, watcher.page]) {
+    await p.waitForSelector('[data-testid="result"]');
+    assert.match(await p.locator('[data-testid="result"]').textContent(), /Draw \(draw agreed\)/);
+  }
+  await shot(watcher.page, "spectator-sees-draw");
+  // Rematch: colours swap, the friend now plays White and moves first.
+  await host.page.click('[data-testid="rematch"]');
+  await friend.page.waitForFunction(() => document.querySelectorAll('[data-testid="move"]').length === 0);
+  assert.ok(await waitMyTurn(friend.page));
+  assert.match(await friend.page.locator('[data-testid="seat"][data-seat="0"]').textContent(), /\(you\)/);
+  await shot(friend.page, "rematch-friend-white");
+  for (const p of [host.page, friend.page, watcher.page]) noErrors(p);
+  await watcher.context.close();
+  await host.context.close();
+  await friend.context.close();
+});
+
+test("four-player shogi with three CPUs progresses (on a phone-sized screen)", async () => {
+  const { context, page } = await profile(browser, stack.base, { phone: true });
+  const shot = shooter("shogi4");
+  await newGame(page, "shogi4");
+  assert.equal(await page.locator("[data-square]").count(), 81);
+  assert.equal(await page.locator('[data-testid="hand"]').count(), 4);
+  assert.equal(await page.locator('[data-square="5i"] [data-piece="K"][data-owner="0"]').count(), 1);
+  const start = await piecesOf(page);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `the page fits the phone's width (${width}px)`);
+  await shot(page, "start");
+  // Turns go round, except that a seat in check moves next (check priority): wait for our
+  // turn, move, and see at least one CPU answer.
+  for (let i = 0; i < 3; i++) {
+    if (!(await waitMyTurn(page, 60000))) break;
+    const n = await moveCount(page);
+    await clickSomeMove(page, '[data-owner="0"][data-piece="P"], [data-owner="0"][data-piece="S"], [data-owner="0"][data-piece]', "data-square");
+    await waitMoves(page, n + 2, 60000);
+    await shot(page, `round-${i + 1}`);
+  }
+  await waitMyTurn(page, 60000);
+  const seats = await page.locator('[data-testid="move"]').evaluateAll((els) => [...new Set(els.map((e) => e.dataset.seat))].sort());
+  assert.deepEqual(seats, ["0", "1", "2", "3"]);
+  await checkReplay(page, start, shot);
+  noErrors(page);
+  await context.close();
+});
+
+test("six-player Chinese Checkers with CPUs", async () => {
+  const { context, page } = await profile(browser, stack.base);
+  const shot = shooter("checkers6");
+  await newGame(page, "checkers", { seats: 6 });
+  assert.equal(await page.locator("[data-hole]").count(), 121);
+  assert.equal(await page.locator('[data-testid="seat"]').count(), 6);
+  assert.equal(await page.locator(".marble").count(), 60);
+  const start = await piecesOf(page);
+  await shot(page, "start");
+  for (let i = 0; i < 2; i++) {
+    if (!(await waitMyTurn(page, 60000))) break;
+    const n = await moveCount(page);
+    await clickSomeMove(page, '.marble[data-owner="0"]', "data-hole");
+    await waitMoves(page, n + 2, 60000);
+    await shot(page, `round-${i + 1}`);
+  }
+  await waitMyTurn(page, 60000);
+  const seats = await page.locator('[data-testid="move"]').evaluateAll((els) => new Set(els.map((e) => e.dataset.seat)).size);
+  assert.equal(seats, 6);
+  await checkReplay(page, start, shot);
+  noErrors(page);
+  await context.close();
+});
+
+test("reload reclaims the seat; an absent player's seat is shown as played by the CPU", async () => {
+  const host = await profile(browser, stack.base);
+  const friend = await profile(browser, stack.base);
+  const shot = shooter("reload");
+  await host.page.goto("/");
+  await host.page.selectOption('[data-testid="game-kind"]', "chess");
+  await host.page.click('[data-testid="create-room"]');
+  const href = await host.page.locator('[data-testid="invite-link"]').getAttribute("href");
+  await friend.page.goto(href);
+  await friend.page.waitForURL(/\/room\//);
+  const room = friend.page.url();
+  await host.page.waitForFunction(() => document.querySelectorAll('[data-testid="member"]').length === 2);
+  await host.page.click('[data-testid="start-game"]');
+  await host.page.waitForSelector('[data-square="e2"]');
+  await host.page.click('[data-square="e2"]');
+  await host.page.click('[data-square="e4"]');
+  await friend.page.waitForSelector('[data-square="e4"] [data-piece="wP"]');
+  assert.ok(await waitMyTurn(friend.page));
+  await friend.page.click('[data-square="e7"]');
+  await friend.page.click('[data-square="e5"]');
+  await waitMoves(host.page, 2);
+  // Reload: same seat, the same two moves (the stream resumed, nothing twice), play on.
+  await host.page.reload();
+  await host.page.waitForSelector('[data-testid="board"]');
+  await waitMoves(host.page, 2);
+  assert.match(await host.page.locator('[data-testid="seat"][data-seat="0"]').textContent(), /\(you\)/);
+  assert.ok(await waitMyTurn(host.page));
+  await shot(host.page, "after-reload");
+  await host.page.click('[data-square="g1"]');
+  await host.page.click('[data-square="f3"]');
+  await waitMoves(friend.page, 3);
+  assert.equal(await moveCount(host.page), 3, "no move shown twice after resuming the stream");
+  // The friend goes away: past the grace period the CPU plays Black, and the host sees it.
+  await friend.page.goto("about:blank");
+  await host.page.waitForSelector('[data-testid="seat"][data-seat="1"] [data-testid="cpu-takeover"]', { timeout: (GRACE_SECONDS + 15) * 1000 });
+  await waitMoves(host.page, 4);
+  await shot(host.page, "cpu-plays-absent-friend");
+  // The friend comes back (same profile: same guest): the seat is theirs again at once.
+  await friend.page.goto(room);
+  await friend.page.waitForSelector('[data-testid="board"]');
+  await host.page.waitForSelector('[data-testid="seat"][data-seat="1"] [data-testid="cpu-takeover"]', { state: "detached", timeout: 15000 });
+  assert.match(await friend.page.locator('[data-testid="seat"][data-seat="1"]').textContent(), /\(you\)/);
+  await shot(friend.page, "friend-back");
+  noErrors(host.page);
+  noErrors(friend.page);
+  await host.context.close();
+  await friend.context.close();
+});
+
+test("turn timer counts down; a refused draw claim; legal-move highlights absent when the room turns them off; a refused move is a message", async () => {
+  const { context, page } = await profile(browser, stack.base);
+  const shot = shooter("no-highlights");
+  await page.goto("/");
+  await page.selectOption('[data-testid="game-kind"]', "chess");
+  await page.click('[data-testid="create-room"]');
+  await page.waitForSelector('[data-testid="setting-legal"]');
+  assert.ok(await page.isChecked('[data-testid="setting-legal"]'));
+  // Each change is saved (the panel is redrawn with the next settings version).
+  const version = () => page.locator('[data-testid="settings"]').getAttribute("data-version").then(Number);
+  const v0 = await version();
+  await page.uncheck('[data-testid="setting-legal"]');
+  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 1}"]`);
+  await page.selectOption('[data-testid="setting-turn"]', "30");
+  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 2}"]`);
+  await page.selectOption('[data-testid="option-draw_mode"]', "fide");
+  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 3}"]`);
+  assert.equal(await page.isChecked('[data-testid="setting-legal"]'), false);
+  assert.equal(await page.inputValue('[data-testid="setting-turn"]'), "30");
+  await page.click('[data-testid="start-game"]');
+  await page.waitForSelector('[data-square="e2"]');
+  assert.ok(await waitMyTurn(page));
+  // The turn timer counts down from 30 s.
+  const seconds = async () => Number((await page.locator('[data-testid="turn-timer"]').textContent()).replace(/\D/g, ""));
+  await page.waitForFunction(() => /\d+ s/.test(document.querySelector('[data-testid="turn-timer"]').textContent));
+  const t0 = await seconds();
+  assert.ok(t0 > 0 && t0 <= 30, `timer ${t0}`);
+  await page.waitForTimeout(2100);
+  assert.ok((await seconds()) < t0, "the timer counts down");
+  await page.click('[data-square="e2"]');
+  await page.waitForSelector('[data-square="e2"].selected');
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator(".legal").count(), 0, "no highlighted squares");
+  await shot(page, "selected-no-highlights");
+  // An illegal target: the server refuses, the page says so and keeps working.
+  await page.click('[data-square="e5"]');
+  await page.waitForSelector('[data-testid="error"]');
+  assert.match(await page.locator('[data-testid="error"]').textContent(), /e2e5 refused/);
+  await shot(page, "refused-by-click");
+  // A typed move that is refused, then a typed move that is played.
+  await page.fill('[data-testid="move-input"]', "Ke3");
+  await page.click('[data-testid="move-submit"]');
+  await page.waitForFunction(() => /Ke3 refused/.test(document.querySelector('[data-testid="error"]')?.textContent ?? ""));
+  await shot(page, "refused-typed");
+  assert.equal(await moveCount(page), 0);
+  await page.fill('[data-testid="move-input"]', "Nf3");
+  await page.click('[data-testid="move-submit"]');
+  await waitMoves(page, 1);
+  assert.equal(await page.locator('[data-square="f3"] [data-piece="wN"]').count(), 1);
+  await shot(page, "typed-move-played");
+  // FIDE draw mode: a claim can be made on one's turn; with no repetition it is refused.
+  await waitMoves(page, 2);
+  assert.ok(await waitMyTurn(page));
+  await page.click('[data-testid="claim-draw"]');
+  await page.waitForFunction(() => /Draw claim/.test(document.querySelector('[data-testid="error"]')?.textContent ?? ""));
+  await shot(page, "claim-refused");
+  assert.match(await status(page), /Your turn/);
+  noErrors(page);
+  await context.close();
+});
+
+test("quick match: two players are paired; the ranked result shows the rating change, home the new rating", async () => {
+  const a = await profile(browser, stack.base);
+  const b = await profile(browser, stack.base, { phone: true });
+  const shot = shooter("quick-match");
+  const tag = String(Date.now() % 100000);
+  for (const [p, name] of [[a.page, `Ana${tag}`], [b.page, `Ben${tag}`]]) {
+    await p.goto("/");
+    await p.fill('[data-testid="name-input"]', name);
+    await p.click('form:has([data-testid="name-input"]) button');
+    await p.waitForSelector(`[data-testid="notice"]:has-text("${name}")`);
+    await p.selectOption('[data-testid="game-kind"]', "chess");
+    await p.click('[data-testid="quick-match"]');
+  }
+  await shot(a.page, "waiting");
+  await a.page.waitForURL(/\/room\//, { timeout: 30000 });
+  await b.page.waitForURL(/\/room\//, { timeout: 30000 });
+  await a.page.waitForSelector('[data-square="e2"]');
+  await b.page.waitForSelector('[data-square="e2"]');
+  assert.equal(a.page.url(), b.page.url(), "both in the same room");
+  await a.page.click('[data-testid="resign"]');
+  for (const p of [a.page, b.page]) {
+    await p.waitForSelector('[data-testid="rating-change"]', { timeout: 20000 });
+    assert.match(await p.locator('[data-testid="rating-change"]').textContent(), /^Rating \d+ → \d+ \([+-]?\d+\)$/);
+  }
+  assert.match(await a.page.locator('[data-testid="result"]').textContent(), /You lost \(resignation\)/);
+  assert.match(await b.page.locator('[data-testid="result"]').textContent(), /You won \(resignation\)/);
+  assert.match(await b.page.locator('[data-testid="rating-change"]').textContent(), /\(\+\d+\)/);
+  await shot(b.page, "rated-result");
+  // Home: the new rating, and the leaderboard answered (it lists settled ratings only).
+  await b.page.goto("/");
+  const mine = b.page.locator('[data-testid="my-rating"]');
+  await mine.waitFor();
+  assert.match(await mine.textContent(), /^Chess: (\d+) ±\d+ \(1 game, provisional\)$/);
+  assert.ok(Number((await mine.textContent()).match(/^Chess: (\d+)/)[1]) > 1500, "the winner gained");
+  await b.page.waitForFunction(() => /Nobody here yet|#/.test(document.querySelector('[data-testid="leaderboard"]').textContent));
+  await shot(b.page, "home-ratings");
+  noErrors(a.page);
+  noErrors(b.page);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("Chinese Checkers jump entered hole by hole without highlights", async () => {
+  const { context, page } = await profile(browser, stack.base);
+  const shot = shooter("checkers-chain");
+  await page.goto("/");
+  await page.selectOption('[data-testid="game-kind"]', "checkers");
+  await page.click('[data-testid="create-room"]');
+  const version = () => page.locator('[data-testid="settings"]').getAttribute("data-version").then(Number);
+  const v0 = await version();
+  await page.uncheck('[data-testid="setting-legal"]');
+  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 1}"]`);
+  await page.selectOption('[data-testid="setting-seats"]', "3");
+  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 2}"]`);
+  await page.click('[data-testid="start-game"]');
+  await page.waitForSelector('[data-hole="c1"] .marble');
+  assert.equal(await page.locator('[data-testid="seat"]').count(), 3);
+  assert.ok(await waitMyTurn(page));
+  // c1 over d1 to e5: a jump, so the client waits for more holes or the end of the chain.
+  await page.click('[data-hole="c1"]');
+  await page.click('[data-hole="e5"]');
+  await page.waitForSelector('[data-testid="submit-path"]:has-text("c1-e5")');
+  assert.equal(await page.locator(".legal").count(), 0);
+  await shot(page, "chain-entered");
+  await page.click('[data-hole="e5"]'); // the last hole again ends the chain
+  await waitMoves(page, 1);
+  assert.equal(await page.locator('[data-testid="move"]').first().textContent(), "c1-e5");
+  assert.equal(await page.locator('[data-hole="e5"] .marble[data-owner="0"]').count(), 1);
+  await shot(page, "chain-played");
+  noErrors(page);
+  await context.close();
+});
+
+test("four-player shogi seen from West: the board and hands turn with the seat", async () => {
+  const host = await profile(browser, stack.base);
+  const friend = await profile(browser, stack.base);
+  const shot = shooter("shogi4-west");
+  await host.page.goto("/");
+  await host.page.selectOption('[data-testid="game-kind"]', "shogi4");
+  await host.page.click('[data-testid="create-room"]');
+  const href = await host.page.locator('[data-testid="invite-link"]').getAttribute("href");
+  await friend.page.goto(href);
+  await host.page.waitForFunction(() => document.querySelectorAll('[data-testid="member"]').length === 2);
+  await host.page.click('[data-testid="start-game"]');
+  await friend.page.waitForSelector('[data-square="5i"]');
+  assert.match(await friend.page.locator('[data-testid="seat"][data-seat="1"]').textContent(), /\(you\) · West/);
+  // Seat 0's north-west corner 9a is West's bottom-left; 1i (South's right corner) West's top-right.
+  const box = async (sq) => friend.page.locator(`[data-square="${sq}"]`).boundingBox();
+  const [nw, se, board] = [await box("9a"), await box("1i"), await friend.page.locator(".board.shogi").boundingBox()];
+  assert.ok(nw.x - board.x < nw.width && board.y + board.height - (nw.y + nw.height) < nw.height, "9a bottom-left");
+  assert.ok(board.x + board.width - (se.x + se.width) < se.width && se.y - board.y < se.height, "1i top-right");
+  assert.equal(await friend.page.locator('[data-testid="hand"].bottom').getAttribute("data-seat"), "1");
+  // Host moves (South first); West then moves by clicks.
+  await host.page.click('[data-square="5g"]');
+  await host.page.click('[data-square="5f"]');
+  assert.ok(await waitMyTurn(friend.page));
+  await clickSomeMove(friend.page, '[data-owner="1"][data-piece="P"]', "data-square");
+  await waitMoves(host.page, 2);
+  await shot(friend.page, "west-moved");
+  noErrors(host.page);
+  noErrors(friend.page);
+  await host.context.close();
+  await friend.context.close();
+});
