@@ -439,6 +439,9 @@ class Static(unittest.TestCase):
             if "direct_response" in r:
                 continue
             path = r["match"].get("path") or r["match"]["prefix"]
+            if r["route"]["cluster"] == "web":  # the web client's files, not gRPC
+                self.assertRegex(r["route"]["timeout"], r"^[1-9]\d*s$", path)
+                continue
             timeout, cap = r["route"]["timeout"], r["route"]["max_stream_duration"]["grpc_timeout_header_max"]
             if path == "/tablero.v1.Matchmaking/Watch":
                 self.assertEqual((timeout, cap), ("0s", "0s"), "Watch streams keep no deadline")
