@@ -37,12 +37,8 @@ grpc::Status MatchmakingService::Act(grpc::ServerContextBase* ctx, const std::st
     // The rules say INVALID_ARGUMENT only for malformed claim move text here.
     return ToGrpc(applied.status());
   }
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
-    resp->Clear();
-    return Commit(w, g, seat, *applied, false, resp->mutable_game()).status();
-  });
+  absl::Status s = CommitAndPublish(g, seat, *applied, false, resp->mutable_game());
   if (!s.ok()) return ToGrpc(s);
-  if (applied->moved) metrics_->moves[g.kind]->Increment();
   WakeCpu(resp->game());
   for (const auto& e : applied->events) *resp->add_events() = e;
   return grpc::Status::OK;

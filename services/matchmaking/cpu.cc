@@ -111,20 +111,8 @@ bool MatchmakingService::PlayOneCpuMove() {
     return true;
   }
   v1::Game after;
-  bool done = false;
-  auto fast = CommitMove(pool_, g, g.to_move, *applied, true, &after, &done);
-  if (done) {
-    s = fast.status();
-    if (s.ok()) hub_.Publish(g.room_id);
-  } else {
-    s = Tx([&](pqxx::work& w) -> absl::Status {
-      after.Clear();
-      return Commit(w, g, g.to_move, *applied, true, &after).status();
-    });
-  }
+  s = CommitAndPublish(g, g.to_move, *applied, true, &after);
   if (s.ok()) {
-    metrics_->moves[g.kind]->Increment();
-    (done ? metrics_->commits_one_call : metrics_->commits_transaction)->Increment();
     if (timeout) metrics_->takeover_timeout->Increment();
   } else if (s.code() != absl::StatusCode::kAborted) {
     release("now() + interval '1 second'");

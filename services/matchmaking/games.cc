@@ -189,23 +189,8 @@ grpc::Status MatchmakingService::MakeMove(grpc::ServerContextBase* ctx,
   }
   auto applied = RulesMove(g, req->move_text(), nullptr, service::RequestId(*ctx));
   if (!applied.ok()) return ToGrpc(applied.status());
-  bool done = false;
-  auto fast = CommitMove(pool_, g, seat, *applied, false, resp->mutable_game(), &done);
-  if (done) {
-    if (!fast.ok()) return ToGrpc(fast.status());
-    hub_.Publish(g.room_id);
-    metrics_->commits_one_call->Increment();
-  } else {
-    absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
-      resp->Clear();
-      auto ev = Commit(w, g, seat, *applied, false, resp->mutable_game());
-      if (!ev.ok()) return ev.status();
-      return absl::OkStatus();
-    });
-    if (!s.ok()) return ToGrpc(s);
-    metrics_->commits_transaction->Increment();
-  }
-  metrics_->moves[g.kind]->Increment();
+  absl::Status s = CommitAndPublish(g, seat, *applied, false, resp->mutable_game());
+  if (!s.ok()) return ToGrpc(s);
   WakeCpu(resp->game());
   *resp->mutable_move() = applied->move;
   for (const auto& e : applied->events) *resp->add_events() = e;

@@ -173,6 +173,11 @@ class MatchmakingService final {
   // The CPU's move for the seat to move: the bot service's, or a random legal one.
   absl::StatusOr<v1::Move> BotMove(const GameRow& g);
 
+  // The one door for a move or action the rules service applied (play.h CommitPlay), then
+  // the room's events published and the commit counted (service.cc).
+  absl::Status CommitAndPublish(const GameRow& g, int seat, const Applied& a, bool by_cpu,
+                                v1::Game* out);
+
   // Resign / draws (actions.cc).
   grpc::Status Act(grpc::ServerContextBase* ctx, const std::string& game_id, v1::Action action,
                    const std::string& move_text, const google::protobuf::Int32Value* expected_ply,

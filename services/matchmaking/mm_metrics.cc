@@ -33,12 +33,13 @@ Metrics::Metrics(prometheus::Registry& r) {
                         .Help("Finished ranked games not yet acknowledged by the rating service")
                         .Register(r)
                         .Add({});
-  auto& commits = prometheus::BuildCounter()
-                      .Name("tablero_matchmaking_move_commits_total")
-                      .Help(
-                          "Moves committed by this replica, by path: one database call, or a "
-                          "transaction (a game's end, a seat handed back)")
-                      .Register(r);
+  auto& commits =
+      prometheus::BuildCounter()
+          .Name("tablero_matchmaking_move_commits_total")
+          .Help(
+              "Moves and actions committed by this replica, by path: one database call, or a "
+              "transaction (a game's end, a seat handed back, a resignation or draw)")
+          .Register(r);
   commits_one_call = &commits.Add({{"path", "one_call"}});
   commits_transaction = &commits.Add({{"path", "transaction"}});
 

@@ -21,7 +21,8 @@ struct Metrics {
   prometheus::Counter* takeover_timeout = nullptr;  // {reason="timeout"}
   prometheus::Counter* takeover_left = nullptr;     // {reason="left"}
   prometheus::Gauge* outbox_pending = nullptr;
-  // Moves committed in one call (commit_move) or in a transaction (game ends, reclaims).
+  // Moves and actions committed in one call (commit_move) or in a transaction (game ends,
+  // reclaims, resignations and draws).
   prometheus::Counter* commits_one_call = nullptr;     // {path="one_call"}
   prometheus::Counter* commits_transaction = nullptr;  // {path="transaction"}
 

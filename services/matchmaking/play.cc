@@ -314,7 +314,7 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
     ev.push_back(TurnEvent(*out, CpuToPlay(*out)));
   }
   for (auto& e : ev) e.set_game_id(g.id);
-  auto seq = AppendEvents(t, g.room_id, &ev, seq0);
+  auto seq = AppendEvents(t, g.room_id, &ev, seq0, Publisher::kCaller);
   if (!seq.ok()) return seq.status();
   out->set_seq(*seq);
   return ev;
@@ -379,14 +379,16 @@ absl::Status CreateGame(pqxx::transaction_base& t, const v1::Room& room,
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<v1::RoomEvent>> CommitMove(pg::Pool& pool, const GameRow& g, int seat,
-                                                      const Applied& a, bool by_cpu, v1::Game* out,
-                                                      bool* done) {
-  *done = false;
+namespace {
+
+// CommitPlay's one-call path. nullopt: not a move it takes (the end of a game, a reclaim),
+// or the room stayed too busy: take the transaction.
+absl::StatusOr<std::optional<std::vector<v1::RoomEvent>>> CommitInOneCall(
+    pg::Pool& pool, const GameRow& g, int seat, const Applied& a, bool by_cpu, v1::Game* out) {
   const int to_move = a.view.to_move();
   if (!a.moved || a.result.over() || to_move < 0 || seat < 0 ||
       seat >= static_cast<int>(g.seats.size()) || (!by_cpu && g.seats[seat].cpu_now)) {
-    return std::vector<v1::RoomEvent>{};  // Commit's path: the end of a game, a reclaim
+    return std::nullopt;
   }
   const bool timed = g.turn_limit > 0 && HumanSeat(g.seats, to_move);
   std::optional<int64_t> deadline;  // this replica's clock: events and row agree on it
@@ -420,7 +422,6 @@ absl::StatusOr<std::vector<v1::RoomEvent>> CommitMove(pg::Pool& pool, const Game
     });
     if (!s.ok()) return s;
     if (verdict == "seq") continue;  // other events came first: number ours after them
-    *done = true;
     if (verdict == "gone") return absl::NotFoundError("room not found");
     if (verdict != "ok") {
       return absl::AbortedError(
@@ -428,9 +429,24 @@ absl::StatusOr<std::vector<v1::RoomEvent>> CommitMove(pg::Pool& pool, const Game
     }
     snap.set_seq(seq0 + static_cast<int64_t>(ev.size()));
     *out = std::move(snap);
-    return ev;
+    return std::optional<std::vector<v1::RoomEvent>>(std::move(ev));
   }
-  return std::vector<v1::RoomEvent>{};  // the room kept busy: Commit locks it and waits
+  return std::nullopt;  // the room kept busy: Commit locks it and waits
+}
+
+}  // namespace
+
+absl::StatusOr<CommitPath> CommitPlay(pg::Pool& pool, const GameRow& g, int seat, const Applied& a,
+                                      bool by_cpu, v1::Game* out) {
+  auto one = CommitInOneCall(pool, g, seat, a, by_cpu, out);
+  if (!one.ok()) return one.status();
+  if (one->has_value()) return CommitPath::kOneCall;
+  absl::Status s = pool.Tx([&](pqxx::work& w) -> absl::Status {
+    out->Clear();  // a retried attempt starts over
+    return Commit(w, g, seat, a, by_cpu, out).status();
+  });
+  if (!s.ok()) return s;
+  return CommitPath::kTransaction;
 }
 
 }  // namespace tablero::matchmaking

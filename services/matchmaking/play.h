@@ -62,20 +62,23 @@ struct Applied {
   v1::Move move;
 };
 
-// Commits `a` for `seat` if the game is still exactly as read (ply and version): else
-// ABORTED and nothing changes. Fills the game snapshot after the commit and returns the
-// room events appended.
+// How a move or action was committed (CommitPlay).
+enum class CommitPath { kOneCall, kTransaction };
+
+// The one door for committing what the rules service applied for `seat` (human moves,
+// actions, CPU moves), if the game is still exactly as read (ply and version): else
+// ABORTED and nothing changes. A move that neither ends the game nor hands a seat back
+// takes one database call (the function commit_move); the rest a transaction (Commit).
+// Fills the game snapshot after the commit. Nothing here notifies anyone: the caller
+// publishes g.room_id's new events once this returns OK.
+absl::StatusOr<CommitPath> CommitPlay(pg::Pool& pool, const GameRow& g, int seat, const Applied& a,
+                                      bool by_cpu, v1::Game* out);
+
+// CommitPlay's transaction, inside the caller's: returns the room events appended (the
+// caller publishes them after the commit).
 absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, const GameRow& g,
                                                   int seat, const Applied& a, bool by_cpu,
                                                   v1::Game* out);
-
-// The common case of Commit in one round trip (the database function commit_move): a
-// move that neither ends the game nor hands a seat back from the CPU. *done false: not
-// such a move (or the room stayed too busy), use Commit. *done true: the status says how
-// it went (ABORTED: the game moved on); on success the caller publishes the room's events.
-absl::StatusOr<std::vector<v1::RoomEvent>> CommitMove(pg::Pool& pool, const GameRow& g, int seat,
-                                                      const Applied& a, bool by_cpu, v1::Game* out,
-                                                      bool* done);
 
 // Turn limits are multiplied by this (tests and demos shorten them); default 1.
 void SetTurnTimeScale(double scale);

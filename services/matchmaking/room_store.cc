@@ -199,7 +199,8 @@ std::string NumberEvents(std::vector<v1::RoomEvent>* events, int64_t seq) {
 }
 
 absl::StatusOr<int64_t> AppendEvents(pqxx::transaction_base& t, const std::string& room_id,
-                                     std::vector<v1::RoomEvent>* events, int64_t locked_seq) {
+                                     std::vector<v1::RoomEvent>* events, int64_t locked_seq,
+                                     Publisher publisher) {
   int64_t seq = locked_seq;
   if (seq < 0 && events->empty()) {
     pqxx::result r = t.exec_params("SELECT seq FROM rooms WHERE id = $1", room_id);
@@ -214,8 +215,9 @@ absl::StatusOr<int64_t> AppendEvents(pqxx::transaction_base& t, const std::strin
   if (events->empty()) return seq;
   const int64_t first = seq + 1, last = seq + static_cast<int64_t>(events->size());
   const std::string bodies = NumberEvents(events, seq);
-  if (EventsScope* scope = EventsScope::Current(); scope != nullptr) {
-    scope->Note(room_id);
+  EventsScope* scope = EventsScope::Current();
+  if (publisher == Publisher::kCaller || scope != nullptr) {
+    if (publisher == Publisher::kScopeOrNotify) scope->Note(room_id);
     pg::ExecPrepared(t, "append_events",
                      "WITH r AS (UPDATE rooms SET seq = $2 WHERE id = $1) "
                      "INSERT INTO events (room_id, seq, body) SELECT $1, $3 + u.n - 1, u.b "

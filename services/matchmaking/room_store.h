@@ -39,8 +39,12 @@ absl::Status LoadGame(pqxx::transaction_base& t, const std::string& id, v1::Game
 // one the transaction NOTIFYs itself (see hub.h for why the first is the rule). Returns
 // the last seq. The events are updated in place. `locked_seq`: the room's seq as read
 // under its row lock earlier in this transaction (-1: lock and read it here).
+// kCaller: the caller publishes the room after the commit itself (CommitPlay); no scope
+// is noted and the transaction does not NOTIFY.
+enum class Publisher { kScopeOrNotify, kCaller };
 absl::StatusOr<int64_t> AppendEvents(pqxx::transaction_base& t, const std::string& room_id,
-                                     std::vector<v1::RoomEvent>* events, int64_t locked_seq = -1);
+                                     std::vector<v1::RoomEvent>* events, int64_t locked_seq = -1,
+                                     Publisher publisher = Publisher::kScopeOrNotify);
 
 // Numbers the events from seq + 1 and stamps them with the time; returns their bodies as
 // one bytea[] literal for a statement's parameter.

@@ -33,6 +33,17 @@ absl::Status MatchmakingService::Tx(const std::function<absl::Status(pqxx::work&
   return s;
 }
 
+absl::Status MatchmakingService::CommitAndPublish(const GameRow& g, int seat, const Applied& a,
+                                                  bool by_cpu, v1::Game* out) {
+  auto path = CommitPlay(pool_, g, seat, a, by_cpu, out);
+  if (!path.ok()) return path.status();
+  hub_.Publish(g.room_id);
+  (*path == CommitPath::kOneCall ? metrics_->commits_one_call : metrics_->commits_transaction)
+      ->Increment();
+  if (a.moved) metrics_->moves[g.kind]->Increment();
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Caller> MatchmakingService::Authenticate(grpc::ServerContextBase* ctx,
                                                         bool required) {
   const auto& md = ctx->client_metadata();
