@@ -99,7 +99,8 @@ class Replay final : public tablero::v1::Rules::WithRawCallbackMethod_ApplyMove<
 }  // namespace
 
 int main(int argc, char** argv) {
-  tablero::service::ParseConfig(argc, argv, "rules_replay: the rules benchmark's transport floor");
+  tablero::service::ParseConfig(argc, argv, "rules_replay",
+                                "rules_replay: the rules benchmark's transport floor");
   Answers answers;
   if (!Load(absl::GetFlag(FLAGS_traffic), &answers)) {
     std::fprintf(stderr, "rules_replay: no traffic in --traffic\n");

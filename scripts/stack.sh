@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole stack on this machine: scripts/stack.sh up | down | status
-#   up:     installs missing packages, builds, starts PostgreSQL in .local/pg (port 55432)
-#           and the four services, waits until all report SERVING, builds the web client
+#   up:     installs missing packages, builds the services and the terminal client
+#           (build/bin/tablero), starts PostgreSQL in .local/pg (port 55432) and the four
+#           services (a restarted service's log in .local/logs/ is appended to, after a
+#           separator line), waits until all report SERVING, builds the web client
 #           and serves it with gRPC-Web at http://127.0.0.1:8080/ (the dev gateway,
 #           web/gateway/: what Envoy does in production), prints the endpoints.
 #   down:   stops the gateway, the services and PostgreSQL.
@@ -35,7 +37,7 @@ pg_dir() {
 up() {
   scripts/deps.sh
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  ninja -C "$BUILD" rules matchmaking rating bot healthcheck perft
+  ninja -C "$BUILD" rules matchmaking rating bot healthcheck perft tablero
   mkdir -p "$LOCAL/logs" "$LOCAL/run"
   local pgd; pgd=$(pg_dir)
   scripts/pg.sh start "$pgd" "$PG_PORT"
@@ -50,11 +52,13 @@ up() {
     set -- $s
     local pidf=$LOCAL/run/$1.pid
     if [ -f "$pidf" ] && kill -0 "$(cat "$pidf")" 2>/dev/null; then continue; fi
+    # Append: the log of a replica that crashed is kept for reading after the restart.
+    echo "===== stack.sh up: $1 starting $(date -u +%Y-%m-%dT%H:%M:%SZ) =====" >>"$LOCAL/logs/$1.log"
     TABLERO_DATABASE_URL=$db TABLERO_SERVICE_KEY=$key \
     TABLERO_RULES_ADDR=127.0.0.1:50051 TABLERO_MATCHMAKING_ADDR=127.0.0.1:50052 \
     TABLERO_RATING_ADDR=127.0.0.1:50053 TABLERO_BOT_ADDR=127.0.0.1:50054 \
       nohup "$BUILD/bin/$1" --listen=127.0.0.1:$2 --metrics_listen=127.0.0.1:$3 \
-      >"$LOCAL/logs/$1.log" 2>&1 &
+      >>"$LOCAL/logs/$1.log" 2>&1 &
     echo $! >"$pidf"
   done
   for s in "${SERVICES[@]}"; do

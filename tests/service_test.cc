@@ -6,6 +6,8 @@
 #include <chrono>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
+#include "libs/version/version.h"
 #include "tablero/v1/ops.grpc.pb.h"
 #include "tests/support/grpc_util.h"
 #include "tests/support/process.h"
@@ -114,6 +116,19 @@ TEST_P(ServiceTest, ServesHealthReflectionAndMetrics) {
   EXPECT_TRUE(ok_line) << *metrics;
   EXPECT_TRUE(err_line) << *metrics;
   EXPECT_TRUE(hist) << *metrics;
+
+  // The build a replica runs (issue 24): one gauge, 1, labelled with version and commit.
+  EXPECT_NE(metrics->find("# TYPE tablero_build_info gauge\n"), std::string::npos) << *metrics;
+  std::string build_info;
+  std::istringstream all(*metrics);
+  for (std::string line; std::getline(all, line);)
+    if (line.rfind("tablero_build_info{", 0) == 0) build_info = line;
+  EXPECT_NE(build_info.find(absl::StrCat("version=\"", tablero::Version(), "\"")),
+            std::string::npos)
+      << build_info;
+  EXPECT_NE(build_info.find(absl::StrCat("commit=\"", tablero::Commit(), "\"")), std::string::npos)
+      << build_info;
+  EXPECT_EQ(build_info.substr(build_info.rfind(' ') + 1), "1") << build_info;
 
   r.proc->Signal(SIGTERM);
   EXPECT_EQ(r.proc->Wait(15), std::optional<int>(0)) << r.proc->log();

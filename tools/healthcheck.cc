@@ -2,6 +2,7 @@
 // checks and scripts (no probe binary is packaged in Debian).
 //
 //   healthcheck --addr host:port [--service tablero.v1.Rules] [--timeout_ms 2000]
+//   healthcheck --version
 //
 // Exit 0 when SERVING; 1 when NOT_SERVING/UNKNOWN; 2 when the server cannot be reached or
 // the service is unknown to it; 3 on bad arguments.
@@ -15,13 +16,14 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "grpc/health/v1/health.grpc.pb.h"
+#include "libs/version/version.h"
 
 ABSL_FLAG(std::string, addr, "", "server address, host:port");
 ABSL_FLAG(std::string, service, "", "service name to check; empty for the whole server");
 ABSL_FLAG(int, timeout_ms, 2000, "deadline of the check");
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage("healthcheck --addr host:port [--service NAME]");
+  tablero::InitFlagsUsage("healthcheck", "healthcheck --addr host:port [--service NAME]");
   absl::ParseCommandLine(argc, argv);
   std::string addr = absl::GetFlag(FLAGS_addr);
   if (addr.empty()) {

@@ -5,6 +5,7 @@
 //   perft --game shogi4 [--position "<text>"] [--option name=value ...] --depth N [--divide]
 //   perft --game checkers --players N [--japanese] [--position "<text>"]
 //         [--option name=value ...] --depth N [--divide]
+//   perft --version
 //
 // Output: with --divide, one "<move>: <count>" line per root move first; the last line is
 // "nodes <N>". Errors go to stderr with exit code 2.
@@ -16,6 +17,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "libs/games/games.h"
+#include "libs/version/version.h"
 
 namespace {
 
@@ -42,6 +44,10 @@ int main(int argc, char** argv) {
       return true;
     };
     std::string v;
+    if (a == "--version") {
+      std::cout << tablero::VersionLine("perft") << "\n";
+      return 0;
+    }
     if (a == "--game") {
       if (!value(&game_name)) return Usage("--game needs a value");
     } else if (a == "--fen" || a == "--position") {

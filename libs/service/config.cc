@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "libs/version/version.h"
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:0", "gRPC listen address (host:port)");
 ABSL_FLAG(std::string, metrics_listen, "",
@@ -39,8 +40,9 @@ std::string EnvName(absl::string_view flag) {
   return absl::StrCat("TABLERO_", absl::AsciiStrToUpper(flag));
 }
 
-std::vector<char*> ParseConfig(int argc, char** argv, absl::string_view usage) {
-  absl::SetProgramUsageMessage(usage);
+std::vector<char*> ParseConfig(int argc, char** argv, absl::string_view program,
+                               absl::string_view usage) {
+  InitFlagsUsage(program, usage);
   // Debian's Abseil is built with Mutex deadlock detection on: a cycle-graph update on
   // every lock gRPC takes, several percent of a call. Our services hold no nested locks.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);

@@ -31,8 +31,10 @@ namespace tablero::service {
 std::string EnvName(absl::string_view flag);
 
 // Parses flags after applying environment overrides; exits with a usage message on a bad
-// flag (as absl does). Returns the positional arguments.
-std::vector<char*> ParseConfig(int argc, char** argv, absl::string_view usage);
+// flag (as absl does); --version prints "tablero PROGRAM VERSION (commit C)". Returns the
+// positional arguments.
+std::vector<char*> ParseConfig(int argc, char** argv, absl::string_view program,
+                               absl::string_view usage);
 
 }  // namespace tablero::service
 

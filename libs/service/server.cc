@@ -3,12 +3,14 @@
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <prometheus/exposer.h>
+#include <prometheus/gauge.h>
 #include <signal.h>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "libs/service/config.h"
 #include "libs/service/log.h"
+#include "libs/version/version.h"
 
 namespace tablero::service {
 namespace {
@@ -43,6 +45,12 @@ Server::Server(std::string name, ServerOptions options)
       metrics_(std::make_unique<RpcMetrics>(*registry_)),
       ops_(name_) {
   SetLogService(name_);
+  prometheus::BuildGauge()
+      .Name("tablero_build_info")
+      .Help("The build a replica runs: always 1, labelled with its version and git commit")
+      .Register(*registry_)
+      .Add({{"version", std::string(Version())}, {"commit", std::string(Commit())}})
+      .Set(1);
   // Every thread created from now on inherits the mask, so only Wait() sees the signals.
   sigset_t set = StopSignals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);

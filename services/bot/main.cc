@@ -9,7 +9,7 @@ ABSL_FLAG(int, max_budget_ms, 10000,
           "Longest thinking time per move in milliseconds, whatever a request asks");
 
 int main(int argc, char** argv) {
-  tablero::service::ParseConfig(argc, argv, "tablero bot service (see --helpfull)");
+  tablero::service::ParseConfig(argc, argv, "bot", "tablero bot service (see --helpfull)");
   tablero::service::Server server("bot");
   tablero::bot::BotService service(server.registry(), absl::GetFlag(FLAGS_max_budget_ms));
   server.AddService(&service, "tablero.v1.Bot");

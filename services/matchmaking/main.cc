@@ -48,7 +48,8 @@ const std::vector<Migration>& MatchmakingMigrations();
 
 int main(int argc, char** argv) {
   namespace mm = tablero::matchmaking;
-  tablero::service::ParseConfig(argc, argv, "tablero matchmaking service (see --helpfull)");
+  tablero::service::ParseConfig(argc, argv, "matchmaking",
+                                "tablero matchmaking service (see --helpfull)");
   tablero::service::Server server("matchmaking");
   mm::Metrics metrics(server.registry());
   mm::Config config;

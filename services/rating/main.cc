@@ -16,7 +16,7 @@ const std::vector<Migration>& RatingMigrations();
 }
 
 int main(int argc, char** argv) {
-  tablero::service::ParseConfig(argc, argv, "tablero rating service (see --helpfull)");
+  tablero::service::ParseConfig(argc, argv, "rating", "tablero rating service (see --helpfull)");
   tablero::service::SetLogService("rating");
   absl::StatusOr<tablero::glicko2::Config> config = tablero::rating::ConfigFromFlags();
   if (!config.ok()) {

@@ -16,7 +16,7 @@ ABSL_FLAG(int, state_cache_entries, 16384,
           "the game's next request skips decoding (0: always decode)");
 
 int main(int argc, char** argv) {
-  tablero::service::ParseConfig(argc, argv, "tablero rules service (see --helpfull)");
+  tablero::service::ParseConfig(argc, argv, "rules", "tablero rules service (see --helpfull)");
   tablero::service::Server server("rules");
   const int cache = absl::GetFlag(FLAGS_state_cache_entries);
   tablero::rules::RulesService service(cache > 0 ? cache : 0);

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "tools/tablero/args.h"
 #include "tools/tablero/board.h"
 #include "tools/tablero/client.h"
 #include "tools/tablero/play.h"
@@ -43,42 +44,8 @@ History and ratings:
   leaderboard [POOL]           chess (default), shogi4, shogi4-pairs, checkers
 SETTINGS: --ranked --cpu N (1-10) --seats N --turn 0|30|60 --first SEAT --opt NAME=VALUE ...
 CODE may be an invite code, an invite link /join/CODE or a room id.
+--help lists every flag; --version prints the client's version.
 )";
-
-struct Args {
-  std::vector<std::string> pos;
-  std::map<std::string, std::string> flags;  // --name value / --flag (value "1")
-  std::vector<std::string> opts;             // --opt k=v
-};
-
-Args Parse(int argc, char** argv) {
-  static const char* kBool[] = {"ranked", "unranked", "help"};
-  Args a;
-  for (int i = 1; i < argc; ++i) {
-    std::string s = argv[i];
-    if (s.rfind("--", 0) != 0 || s.size() == 2) {
-      a.pos.push_back(s);
-      continue;
-    }
-    std::string k = s.substr(2), v;
-    size_t eq = k.find('=');
-    bool is_bool = false;
-    for (const char* b : kBool) is_bool |= k == b;
-    if (eq != std::string::npos) {
-      v = k.substr(eq + 1);
-      k = k.substr(0, eq);
-    } else if (is_bool) {
-      v = "1";
-    } else if (i + 1 < argc) {
-      v = argv[++i];
-    }
-    if (k == "opt")
-      a.opts.push_back(v);
-    else
-      a.flags[k] = v;
-  }
-  return a;
-}
 
 std::string Env(const char* name, const std::string& def) {
   const char* v = std::getenv(name);
@@ -136,10 +103,10 @@ int NeedArgs(const Args& a, size_t n) {
 }
 
 int Main(int argc, char** argv) {
-  Args a = Parse(argc, argv);
-  if (a.pos.empty() || a.pos[0] == "help" || a.flags.count("help")) {
+  Args a = ParseArgs(argc, argv, kUsage);
+  if (a.pos.empty() || a.pos[0] == "help") {
     std::cout << kUsage;
-    return a.pos.empty() && !a.flags.count("help") ? 2 : 0;
+    return a.pos.empty() ? 2 : 0;
   }
   std::string server =
       a.flags.count("server") ? a.flags["server"] : Env("TABLERO_SERVER", "127.0.0.1:50052");
