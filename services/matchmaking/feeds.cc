@@ -36,7 +36,6 @@ struct Feeds::Feed {
 
 struct Feeds::Page {
   bool exists = false, closed = false;
-  int64_t room_seq = 0;
   std::vector<EventPtr> events;
 };
 
@@ -53,20 +52,19 @@ size_t Feeds::rooms() const {
 absl::Status Feeds::Read(const std::string& room, int64_t after, Page* out) {
   return pool_->Read([&](pqxx::transaction_base& t) {
     *out = Page{};
-    // One autocommit statement: the room's seq and state, and its next events.
+    // One autocommit statement: whether the room is closed, and its next events.
     pqxx::result r = pg::ExecPrepared(
         t, "feed_read",
-        "SELECT r.seq, r.closed, e.body FROM rooms r LEFT JOIN LATERAL (SELECT body, seq FROM "
+        "SELECT r.closed, e.body FROM rooms r LEFT JOIN LATERAL (SELECT body, seq FROM "
         "events WHERE room_id = r.id AND seq > $2 ORDER BY seq LIMIT $3) e ON true "
         "WHERE r.id = $1 ORDER BY e.seq",
         room, after, options_.page);
     if (r.empty()) return absl::OkStatus();
     out->exists = true;
-    out->room_seq = r[0][0].as<int64_t>();
-    out->closed = r[0][1].as<bool>();
+    out->closed = r[0][0].as<bool>();
     for (const auto& row : r) {
-      if (row[2].is_null()) continue;
-      EventPtr e = WireEvent::FromBody(FieldBytes(row[2]));
+      if (row[1].is_null()) continue;
+      EventPtr e = WireEvent::FromBody(FieldBytes(row[1]));
       if (e == nullptr) return absl::InternalError("an event's stored body does not parse");
       out->events.push_back(std::move(e));
     }

@@ -62,11 +62,9 @@ using EventPtr = std::shared_ptr<const WireEvent>;
 class Subscriber {
  public:
   virtual ~Subscriber() = default;
-  // The room's events in seq order. A subscriber skips seqs it already has (a joining
-  // stream may see an event both in its backlog and from the feed). False: it has ended
-  // and leaves the feed.
-  virtual bool Push(const EventPtr& e) = 0;
-  // Several events at once (one read's): written out together.
+  // The room's next events (one read's, in seq order), written out together. A
+  // subscriber skips seqs it already has (a joining stream may see an event both in its
+  // backlog and from the feed). False: it has ended and leaves the feed.
   virtual bool PushAll(absl::Span<const EventPtr> events) = 0;
   // The same for a joining stream's backlog: not held to the stream's queue limit, since
   // Join paces the backlog itself with AwaitDrained.

@@ -21,9 +21,7 @@ WatchStream::WatchStream(std::string room, int64_t after_seq, int queue_limit, M
       written_seq_(after_seq),
       last_write_(absl::Now()) {}
 
-bool WatchStream::Push(const EventPtr& e) { return Take(e, true); }
-
-bool WatchStream::PushBacklog(const EventPtr& e) { return Take(e, false); }
+bool WatchStream::PushBacklog(const EventPtr& e) { return Take({&e, 1}, false); }
 
 bool WatchStream::AwaitDrained(int room, absl::Duration timeout) {
   std::optional<grpc::Status> finish;
@@ -45,8 +43,6 @@ bool WatchStream::AwaitDrained(int room, absl::Duration timeout) {
 }
 
 bool WatchStream::PushAll(absl::Span<const EventPtr> events) { return Take(events, true); }
-
-bool WatchStream::Take(const EventPtr& e, bool limited) { return Take({&e, 1}, limited); }
 
 bool WatchStream::Take(absl::Span<const EventPtr> events, bool limited) {
   std::optional<grpc::Status> finish;

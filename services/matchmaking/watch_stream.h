@@ -38,7 +38,6 @@ class WatchStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, pub
   const std::string& room() const { return room_; }
 
   // Subscriber.
-  bool Push(const EventPtr& e) override;
   bool PushAll(absl::Span<const EventPtr> events) override;
   bool PushBacklog(const EventPtr& e) override;
   bool AwaitDrained(int room, absl::Duration timeout) override;
@@ -60,8 +59,7 @@ class WatchStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, pub
   void OnDone() override;
 
  private:
-  // Push and PushBacklog: `limited` holds the event to the queue limit.
-  bool Take(const EventPtr& e, bool limited);
+  // PushAll and PushBacklog: `limited` holds the events to the queue limit.
   bool Take(absl::Span<const EventPtr> events, bool limited);
   // Starts writing the queue's front. Requires !writing_.
   void WriteFront() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -194,8 +194,8 @@ int RunRoom(Client& client, const std::string& room_id, bool spectator) {
   if (room.invite_code().empty()) {
     std::cout << "Room " << room.id() << " (" << KindName(room.kind()) << ")\n";
   } else {
-    std::cout << "Room " << room.invite_code() << " (" << KindName(room.kind())
-              << "), invite link " << room.invite_url() << "\n";
+    std::cout << "Room " << room.invite_code() << " (" << KindName(room.kind()) << "), invite link "
+              << room.invite_url() << "\n";
   }
   if (!room.current_game_id().empty()) {
     v1::GetGameRequest gq;
