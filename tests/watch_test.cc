@@ -341,6 +341,17 @@ TEST_F(WatchTest, ThousandsOfStreamsOpenAndCloseCleanly) {
       }
     }
   }
+  auto db = pqxx::connection(TestDatabaseUrl());
+  std::string in_rooms = "r.id IN (";
+  for (int r = 0; r < kRooms; ++r) in_rooms += (r ? ",'" : "'") + rooms[r].id() + "'";
+  in_rooms += ")";
+  // Events appended to the rooms: presence events only, once the players are seated.
+  auto events = [&] {
+    return pqxx::nontransaction(db)
+        .exec1("SELECT sum(seq) FROM matchmaking.rooms r WHERE " + in_rooms)[0]
+        .as<int64_t>();
+  };
+  const int64_t events0 = events();
   std::vector<std::unique_ptr<Stream>> streams;
   for (int i = 0; i < kRooms * kPlayersPerRoom; ++i) {
     for (int k = 0; k < kStreamsEach; ++k) {
@@ -357,7 +368,6 @@ TEST_F(WatchTest, ThousandsOfStreamsOpenAndCloseCleanly) {
   EXPECT_GE(Metric(stack.replica(), "tablero_db_pool_waits_total"), 0);
   EXPECT_EQ(Metric(stack.replica(), "tablero_matchmaking_connected_players"),
             kRooms * kPlayersPerRoom);
-  auto db = pqxx::connection(TestDatabaseUrl());
   auto count = [&](const std::string& where) {
     return pqxx::nontransaction(db)
         .exec1(
@@ -366,10 +376,10 @@ TEST_F(WatchTest, ThousandsOfStreamsOpenAndCloseCleanly) {
             where)[0]
         .as<int>();
   };
-  std::string in_rooms = "r.id IN (";
-  for (int r = 0; r < kRooms; ++r) in_rooms += (r ? ",'" : "'") + rooms[r].id() + "'";
-  in_rooms += ")";
-  EXPECT_EQ(count(in_rooms), static_cast<int>(streams.size())) << "a presence row per stream";
+  EXPECT_EQ(count(in_rooms), kRooms * kPlayersPerRoom)
+      << "a presence row per player and replica, however many streams it has open";
+  EXPECT_EQ(events() - events0, kRooms * kPlayersPerRoom)
+      << "one 'connected' event per player: its first stream, not every stream";
   // The replica holds no thread per stream.
   std::ifstream status("/proc/" + std::to_string(stack.replica().proc->pid()) + "/status");
   std::string line;
@@ -385,6 +395,8 @@ TEST_F(WatchTest, ThousandsOfStreamsOpenAndCloseCleanly) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   EXPECT_EQ(count(in_rooms), 0) << "every presence row is deleted as its stream closes";
+  EXPECT_EQ(events() - events0, 2 * kRooms * kPlayersPerRoom)
+      << "one 'disconnected' event per player, when its last stream closed";
   EXPECT_EQ(Metric(stack.replica(), "tablero_matchmaking_watch_streams"), 0);
   EXPECT_EQ(Metric(stack.replica(), "tablero_matchmaking_watch_rooms"), 0);
   EXPECT_EQ(Metric(stack.replica(), "tablero_matchmaking_connected_players"), 0);

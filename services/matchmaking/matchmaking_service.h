@@ -23,6 +23,7 @@
 #include "libs/pg/pool.h"
 #include "libs/service/rate_limit.h"
 #include "libs/service/work_queue.h"
+#include "services/matchmaking/connections.h"
 #include "services/matchmaking/feeds.h"
 #include "services/matchmaking/hub.h"
 #include "services/matchmaking/mm_metrics.h"
@@ -152,11 +153,9 @@ class MatchmakingService final {
   // Watch (watch.cc): the opening work of a stream, off gRPC's threads.
   struct WatchOpen;
   void OpenWatch(const std::shared_ptr<WatchStream>& stream, const WatchOpen& open);
-  // Watch presence: a row in `connections` per open stream with a token.
-  absl::Status OpenConnection(const std::string& room_id, const std::string& player_id,
-                              const std::string& conn_id);
-  absl::Status CloseConnection(const std::string& room_id, const std::string& player_id,
-                               const std::string& conn_id);
+  // The rest, once the stream's presence row is written (or was not needed): the feed.
+  void JoinFeed(const std::shared_ptr<WatchStream>& stream, const WatchOpen& open,
+                const std::string& player, bool admitted, bool acquired, absl::Status s);
 
   // Dependencies (backends.cc). `request_id`: of the call being served (service::RequestId);
   // empty for background work, which gets a new one per call.
@@ -210,6 +209,7 @@ class MatchmakingService final {
   Feeds feeds_;  // this replica's room feeds: every Watch stream reads through them
   Hub hub_;      // wakes the feeds: own commits, other replicas' NOTIFYs
   Watchers watchers_;
+  Connections connections_;  // presence rows of this replica's streams, written in batches
   std::unique_ptr<v1::Rules::Stub> rules_;
   std::unique_ptr<v1::Bot::Stub> bot_;
   std::unique_ptr<v1::Rating::Stub> rating_;

@@ -13,6 +13,7 @@ namespace tablero::matchmaking {
 void MatchmakingService::StartBackground() {
   hub_.Start();
   watchers_.Start();
+  connections_.Start();
   threads_.emplace_back([this] { SchedulerLoop(); });
   for (int i = 0; i < config_.cpu_workers; ++i) threads_.emplace_back([this] { CpuLoop(); });
 }
@@ -31,6 +32,7 @@ void MatchmakingService::Drain() {
   }
   threads_.clear();
   watchers_.Stop();
+  connections_.Stop();
   hub_.Stop();
 }
 

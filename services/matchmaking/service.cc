@@ -15,6 +15,8 @@ MatchmakingService::MatchmakingService(Config config, Metrics* metrics)
       feeds_(&pool_, FeedOptions{config_.feed_readers}, metrics_),
       hub_(config_.database_url, config_.replica, &feeds_),
       watchers_(config_.watch_limits, config_.heartbeat, config_.watch_sweep, &feeds_, metrics_),
+      connections_(config_.replica, kLeaseSeconds,
+                   [this](const std::function<absl::Status(pqxx::work&)>& fn) { return Tx(fn); }),
       watch_work_(config_.watch_workers) {
   ConnectBackends();
 }

@@ -1,6 +1,6 @@
 // Watch: the room's event log from a sequence number on, then live events, with the
 // stream's presence (an open stream with a seated player's token keeps the seat
-// connected). The handler only checks the request and queues the opening work
+// connected; rows are written in batches, connections.h). The handler only checks the request and queues the opening work
 // (authentication, limits, presence, backlog: database round trips) for the watch
 // workers; the stream itself is a WatchStream fed by the room's feed (feeds.h).
 #include <optional>
@@ -14,38 +14,6 @@
 #include "services/matchmaking/store.h"
 
 namespace tablero::matchmaking {
-
-absl::Status MatchmakingService::OpenConnection(const std::string& room_id,
-                                                const std::string& player_id,
-                                                const std::string& conn_id) {
-  return Tx([&](pqxx::work& w) -> absl::Status {
-    pqxx::result r =
-        w.exec_params("SELECT 1 FROM rooms WHERE id = $1 AND NOT closed FOR UPDATE", room_id);
-    if (r.empty()) return absl::NotFoundError("room not found");
-    bool first = !Connected(w, room_id, player_id);
-    w.exec_params(
-        "INSERT INTO connections (id, room_id, player_id, replica, expires_at) VALUES ($1, $2, "
-        "$3, $4, now() + make_interval(secs => $5))",
-        conn_id, room_id, player_id, config_.replica, kLeaseSeconds);
-    if (!first) return absl::OkStatus();
-    std::vector<v1::RoomEvent> ev;
-    if (auto s = Presence(w, room_id, player_id, true, &ev); !s.ok()) return s;
-    return AppendEvents(w, room_id, &ev).status();
-  });
-}
-
-absl::Status MatchmakingService::CloseConnection(const std::string& room_id,
-                                                 const std::string& player_id,
-                                                 const std::string& conn_id) {
-  return Tx([&](pqxx::work& w) -> absl::Status {
-    w.exec_params("SELECT 1 FROM rooms WHERE id = $1 FOR UPDATE", room_id);
-    pqxx::result d = w.exec_params("DELETE FROM connections WHERE id = $1 RETURNING 1", conn_id);
-    if (d.empty() || Connected(w, room_id, player_id)) return absl::OkStatus();
-    std::vector<v1::RoomEvent> ev;
-    if (auto s = Presence(w, room_id, player_id, false, &ev); !s.ok()) return s;
-    return AppendEvents(w, room_id, &ev).status();
-  });
-}
 
 struct MatchmakingService::WatchOpen {
   std::string room_id;
@@ -86,7 +54,7 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* MatchmakingService::Watch(
 
 void MatchmakingService::OpenWatch(const std::shared_ptr<WatchStream>& stream,
                                    const WatchOpen& open) {
-  std::string player, conn_id;
+  std::string player;
   bool admitted = false;
   absl::Status s;
   auto caller = AuthenticateHeader(open.authorization, false);
@@ -111,10 +79,22 @@ void MatchmakingService::OpenWatch(const std::shared_ptr<WatchStream>& stream,
     });
   }
   if (s.ok() && !stream->ended() && !player.empty()) {
-    conn_id = NewId();
-    s = OpenConnection(open.room_id, player, conn_id);
-    if (!s.ok()) conn_id.clear();
+    // The presence row is written with other streams' in one batch; the rest of the
+    // opening work goes back to the watch workers.
+    connections_.Acquire(open.room_id, player,
+                         [this, stream, open, player, admitted](absl::Status st) {
+                           watch_work_.Post([this, stream, open, player, admitted, st] {
+                             JoinFeed(stream, open, player, admitted, true, st);
+                           });
+                         });
+    return;
   }
+  JoinFeed(stream, open, player, admitted, false, s);
+}
+
+void MatchmakingService::JoinFeed(const std::shared_ptr<WatchStream>& stream, const WatchOpen& open,
+                                  const std::string& player, bool admitted, bool acquired,
+                                  absl::Status s) {
   if (s.ok() && !stream->ended()) s = feeds_.Join(open.room_id, stream, open.after_seq);
   if (!s.ok()) {
     const bool db = s.code() == absl::StatusCode::kUnavailable ||
@@ -126,19 +106,14 @@ void MatchmakingService::OpenWatch(const std::shared_ptr<WatchStream>& stream,
     stream->End(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server shutting down: reconnect"),
                 WatchEnd::kShutdown);
   }
-  // Once gRPC is done with the stream (now, or when it ends later): out of its feed and
-  // the counts, and its presence row deleted off gRPC's threads.
+  // Once gRPC is done with the stream (now, or when it ends later): out of its feed, the
+  // counts and the presence rows (the batch deletes the row when it was the pair's last).
   WatchStream* raw = stream.get();
   stream->MarkOpened(
-      [this, raw, room = open.room_id, address = open.address, player, conn_id, admitted] {
+      [this, raw, room = open.room_id, address = open.address, player, admitted, acquired] {
         feeds_.Leave(room, raw);
         if (admitted) watchers_.Remove(raw, player, address);
-        if (!conn_id.empty()) {
-          // Best effort: if this fails (database down), the lease expires and any replica
-          // sweeps the connection.
-          watch_work_.Post(
-              [this, room, player, conn_id] { (void)CloseConnection(room, player, conn_id); });
-        }
+        if (acquired) connections_.Release(room, player);
       });
 }
 

@@ -1,0 +1,284 @@
+#include "services/matchmaking/connections.h"
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "libs/pg/prepared.h"
+#include "libs/service/log.h"
+#include "services/matchmaking/room_store.h"
+#include "services/matchmaking/seating.h"
+#include "services/matchmaking/store.h"
+
+namespace tablero::matchmaking {
+namespace {
+
+using PairSet = absl::flat_hash_set<std::pair<std::string, std::string>>;
+
+// The pairs among (rooms[i], players[i]) with a live row on any replica.
+PairSet Live(pqxx::work& w, const std::vector<std::string>& rooms,
+             const std::vector<std::string>& players) {
+  PairSet out;
+  if (rooms.empty()) return out;
+  for (const auto& row : pg::ExecPrepared(
+           w, "conn_live",
+           "SELECT DISTINCT c.room_id, c.player_id FROM connections c JOIN "
+           "unnest($1::text[], $2::text[]) AS p(room_id, player_id) USING (room_id, player_id) "
+           "WHERE c.expires_at > now()",
+           TextArray(rooms), TextArray(players))) {
+    out.emplace(row[0].as<std::string>(), row[1].as<std::string>());
+  }
+  return out;
+}
+
+// The pairs whose presence the room shows (members, or seated in the room's game):
+// only these get a presence event, so spectators cost no statement each.
+PairSet Shown(pqxx::work& w, const std::vector<std::string>& rooms,
+              const std::vector<std::string>& players) {
+  PairSet out;
+  if (rooms.empty()) return out;
+  for (const auto& row : pg::ExecPrepared(
+           w, "conn_shown",
+           "SELECT p.room_id, p.player_id FROM unnest($1::text[], $2::text[]) AS p(room_id, "
+           "player_id) WHERE EXISTS (SELECT 1 FROM members m WHERE m.room_id = p.room_id AND "
+           "m.player_id = p.player_id) OR EXISTS (SELECT 1 FROM rooms r JOIN seats s ON "
+           "s.game_id = r.current_game_id WHERE r.id = p.room_id AND s.player_id = p.player_id)",
+           TextArray(rooms), TextArray(players))) {
+    out.emplace(row[0].as<std::string>(), row[1].as<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+Connections::Connections(std::string replica, int lease_seconds, TxFn tx, size_t max_batch)
+    : replica_(std::move(replica)),
+      lease_seconds_(lease_seconds),
+      tx_(std::move(tx)),
+      max_batch_(max_batch) {}
+
+Connections::~Connections() { Stop(); }
+
+void Connections::Start() {
+  thread_ = std::thread([this] { Run(); });
+}
+
+void Connections::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+std::string Connections::RowId(const std::string& replica, const std::string& room,
+                               const std::string& player) {
+  return absl::StrCat(replica, "/", room, "/", player);
+}
+
+size_t Connections::pairs() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return entries_.size();
+}
+
+void Connections::Enqueue(const Key& key, Entry* e) {
+  if (e->queued) return;
+  e->queued = true;
+  dirty_.push_back(key);
+  cv_.notify_one();
+}
+
+void Connections::Acquire(const std::string& room, const std::string& player, Done done) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (stop_) {
+    lock.unlock();
+    done(absl::UnavailableError("server shutting down: reconnect"));
+    return;
+  }
+  Key key(room, player);
+  Entry& e = entries_[key];
+  ++e.streams;
+  if (e.written && !e.queued) {
+    lock.unlock();
+    done(absl::OkStatus());
+    return;
+  }
+  e.waiters.push_back(std::move(done));
+  Enqueue(key, &e);
+}
+
+void Connections::Release(const std::string& room, const std::string& player) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Key key(room, player);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return;
+  if (--it->second.streams == 0) Enqueue(key, &it->second);
+}
+
+std::vector<Connections::Op> Connections::TakeBatch(
+    std::vector<std::pair<Done, absl::Status>>* complete) {
+  std::vector<Op> ops;
+  while (!dirty_.empty() && ops.size() < max_batch_) {
+    Key key = std::move(dirty_.front());
+    dirty_.pop_front();
+    auto it = entries_.find(key);
+    Entry& e = it->second;
+    e.queued = false;
+    const bool want = e.streams > 0;
+    if (want != e.written) {
+      ops.push_back({std::move(key), want, absl::OkStatus()});
+      continue;
+    }
+    for (Done& d : e.waiters) {
+      complete->emplace_back(std::move(d),
+                             want ? absl::OkStatus() : absl::CancelledError("the stream closed"));
+    }
+    e.waiters.clear();
+    if (!want) entries_.erase(it);
+  }
+  return ops;
+}
+
+absl::Status Connections::Write(std::vector<Op>* ops) {
+  return tx_([&](pqxx::work& w) -> absl::Status {
+    std::vector<std::string> rooms;
+    for (Op& op : *ops) {
+      op.result = absl::OkStatus();  // a retried attempt starts over
+      rooms.push_back(op.key.first);
+    }
+    std::sort(rooms.begin(), rooms.end());
+    rooms.erase(std::unique(rooms.begin(), rooms.end()), rooms.end());
+    // The rooms' rows are locked in one order, so two replicas' batches never deadlock,
+    // and each room's presence events are numbered under its lock as everywhere else.
+    absl::flat_hash_set<std::string> open;
+    for (const auto& row :
+         pg::ExecPrepared(w, "conn_lock",
+                          "SELECT id, closed FROM rooms WHERE id = ANY($1::text[]) ORDER BY id "
+                          "FOR UPDATE",
+                          TextArray(rooms))) {
+      if (!row[1].as<bool>()) open.insert(row[0].as<std::string>());
+    }
+    std::vector<std::string> c_ids, c_rooms, c_players, d_ids, d_rooms, d_players;
+    for (Op& op : *ops) {
+      const auto& [room, player] = op.key;
+      if (!op.connect) {
+        d_ids.push_back(RowId(replica_, room, player));
+        d_rooms.push_back(room);
+        d_players.push_back(player);
+      } else if (!open.contains(room)) {
+        op.result = absl::NotFoundError("room not found");
+      } else {
+        c_ids.push_back(RowId(replica_, room, player));
+        c_rooms.push_back(room);
+        c_players.push_back(player);
+      }
+    }
+    const PairSet before = Live(w, c_rooms, c_players);
+    if (!c_ids.empty()) {
+      pg::ExecPrepared(
+          w, "conn_insert",
+          "INSERT INTO connections (id, room_id, player_id, replica, expires_at) SELECT p.id, "
+          "p.room_id, p.player_id, $4, now() + make_interval(secs => $5) FROM "
+          "unnest($1::text[], $2::text[], $3::text[]) AS p(id, room_id, player_id) "
+          "ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at",
+          TextArray(c_ids), TextArray(c_rooms), TextArray(c_players), replica_, lease_seconds_);
+    }
+    if (!d_ids.empty()) {
+      pg::ExecPrepared(w, "conn_delete", "DELETE FROM connections WHERE id = ANY($1::text[])",
+                       TextArray(d_ids));
+    }
+    const PairSet after = Live(w, d_rooms, d_players);
+    // The pairs whose state changed: first row in, last row out.
+    std::vector<std::string> ch_rooms, ch_players;
+    std::vector<bool> ch_connected;
+    for (size_t i = 0; i < c_rooms.size(); ++i) {
+      if (before.contains(std::make_pair(c_rooms[i], c_players[i]))) continue;
+      ch_rooms.push_back(c_rooms[i]);
+      ch_players.push_back(c_players[i]);
+      ch_connected.push_back(true);
+    }
+    for (size_t i = 0; i < d_rooms.size(); ++i) {
+      if (after.contains(std::make_pair(d_rooms[i], d_players[i]))) continue;
+      ch_rooms.push_back(d_rooms[i]);
+      ch_players.push_back(d_players[i]);
+      ch_connected.push_back(false);
+    }
+    const PairSet shown = Shown(w, ch_rooms, ch_players);
+    absl::flat_hash_map<std::string, std::vector<v1::RoomEvent>> events;
+    for (size_t i = 0; i < ch_rooms.size(); ++i) {
+      if (!shown.contains(std::make_pair(ch_rooms[i], ch_players[i]))) continue;
+      if (absl::Status s =
+              Presence(w, ch_rooms[i], ch_players[i], ch_connected[i], &events[ch_rooms[i]]);
+          !s.ok()) {
+        return s;
+      }
+    }
+    for (auto& [room, ev] : events) {
+      if (ev.empty()) continue;
+      if (auto seq = AppendEvents(w, room, &ev); !seq.ok()) return seq.status();
+    }
+    return absl::OkStatus();
+  });
+}
+
+void Connections::Settle(std::vector<Op>* ops, const absl::Status& batch,
+                         std::vector<std::pair<Done, absl::Status>>* complete) {
+  for (Op& op : *ops) {
+    auto it = entries_.find(op.key);
+    Entry& e = it->second;
+    if (batch.ok()) e.written = op.connect && op.result.ok();
+    const absl::Status failed = batch.ok() ? op.result : batch;
+    for (Done& d : e.waiters) {
+      complete->emplace_back(std::move(d), e.written ? absl::OkStatus()
+                                           : !failed.ok()
+                                               ? failed
+                                               : absl::CancelledError("the stream closed"));
+    }
+    e.waiters.clear();
+    // A row that could not be deleted is tried again (else its renewals would keep a
+    // gone player connected); a failed first row is not: its streams end and release.
+    if (!batch.ok() && e.streams == 0 && e.written) Enqueue(op.key, &e);
+    if (e.streams == 0 && !e.written && !e.queued) entries_.erase(it);
+  }
+}
+
+void Connections::Run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    cv_.wait(lock,
+             [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stop_ || !dirty_.empty(); });
+    if (dirty_.empty()) break;  // stopping, nothing left to write
+    std::vector<std::pair<Done, absl::Status>> complete;
+    std::vector<Op> ops = TakeBatch(&complete);
+    lock.unlock();
+    for (auto& [done, s] : complete) done(s);
+    complete.clear();
+    const absl::Status batch = ops.empty() ? absl::OkStatus() : Write(&ops);
+    lock.lock();
+    Settle(&ops, batch, &complete);
+    lock.unlock();
+    for (auto& [done, s] : complete) done(s);
+    lock.lock();
+    if (!batch.ok()) {
+      service::LogWarn(
+          "presence rows not written; retrying",
+          {{"error", std::string(batch.message())}, {"pairs", absl::StrCat(ops.size())}});
+      // A stopping replica leaves its rows to expire; otherwise wait a little and retry.
+      if (stop_ || cv_.wait_for(lock, std::chrono::seconds(1),
+                                [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stop_; })) {
+        break;
+      }
+    }
+  }
+  // Opens still waiting are refused: the replica is going away.
+  std::vector<Done> left;
+  for (auto& [key, e] : entries_) {
+    for (Done& d : e.waiters) left.push_back(std::move(d));
+    e.waiters.clear();
+  }
+  lock.unlock();
+  for (Done& d : left) d(absl::UnavailableError("server shutting down: reconnect"));
+}
+
+}  // namespace tablero::matchmaking
