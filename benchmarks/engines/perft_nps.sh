@@ -2,7 +2,7 @@
 # Legal-move generation speed of four-player shogi beside chess's, in the same run: perft
 # node counts per second from each game's start position through the perft tool.
 # Usage:
-#   benchmarks/engines/perft_nps.sh <build bin dir> [shogi4 depth (default 7)] [chess depth (default 6)]
+#   benchmarks/engines/perft_nps.sh <build bin dir> [shogi4 depth (7)] [chess depth (6)]
 # Prints one line per game (nodes, seconds, nodes/s) and the ratio shogi4 / chess. Chess is
 # reported as not available when the perft tool cannot run it (engine not built yet).
 set -euo pipefail

@@ -70,8 +70,10 @@ class RulesService final {
 
  private:
   // ApplyMove up to its answer, for both entry points: checks, the one decode (or cache
-  // hit), the move parsed (into `*move`) and played, then `answer(game, events)` fills
-  // the answer from the game after the move and returns the state it encoded, under which
+  // hit), the move parsed (into `*move`) and played, then
+  // `answer(game, structured, events)` fills the answer from the game after the move
+  // (taking the move from the view's last move when it was `structured`: the parser fills
+  // in a text move, not a structured one) and returns the state it encoded, under which
   // the game goes back to the cache. All of it is timed for tablero_rules_apply_seconds.
   template <typename Answer>
   grpc::Status Apply(grpc::ServerContextBase* ctx, const fast::ApplyMoveArgs& req, game::Move* move,
