@@ -28,7 +28,7 @@ measure() {
 report() {  # NAME DEPTH NODES NS -> prints a line, echoes nodes/s to fd 3
   awk -v name="$1" -v d="$2" -v n="$3" -v ns="$4" 'BEGIN {
     s = ns / 1e9; nps = (s > 0) ? n / s : 0;
-    printf "%-7s depth %d  nodes %12d  seconds %8.3f  nodes/s %12.0f\n", name, d, n, s, nps }'
+    printf "%-7s depth %d  nodes %12.0f  seconds %8.3f  nodes/s %12.0f\n", name, d, n, s, nps }'
 }
 
 nps() { awk -v n="$1" -v ns="$2" 'BEGIN { printf "%.0f", (ns > 0) ? n / (ns / 1e9) : 0 }'; }

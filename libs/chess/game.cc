@@ -367,7 +367,7 @@ absl::StatusOr<std::string> ChessGame::Export(absl::string_view format) const {
     return absl::InvalidArgumentError(
         absl::StrCat("unknown export format \"", format, "\" (fen or pgn)"));
   }
-  // A decoded game's moves are checked here, not on Decode (see chess_state.cc).
+  // A decoded game's moves are checked here, not on Decode (see codec.cc).
   if (!history_checked_) {
     if (absl::Status s = CheckHistory(); !s.ok()) return s;
   }
