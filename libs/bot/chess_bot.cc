@@ -6,7 +6,7 @@
 #include "libs/bot/chess_search.h"
 #include "libs/bot/choosers.h"
 #include "libs/bot/levels.h"
-#include "libs/chess/chess_game.h"
+#include "libs/chess/game.h"
 #include "libs/chess/movegen.h"
 #include "libs/chess/notation.h"
 

@@ -10,7 +10,7 @@
 #include "libs/bot/chess_captures.h"
 #include "libs/bot/chess_eval.h"
 #include "libs/bot/tt.h"
-#include "libs/chess/chess_game.h"  // RepetitionKey: the game's own repetition identity
+#include "libs/chess/game.h"  // RepetitionKey: the game's own repetition identity
 #include "libs/chess/movegen.h"
 
 namespace tablero::bot {

@@ -12,7 +12,7 @@
 
 #include "libs/bot/choosers.h"
 #include "libs/bot/levels.h"
-#include "libs/checkers/adapter.h"
+#include "libs/checkers/game.h"
 
 namespace tablero::bot {
 

@@ -18,7 +18,7 @@
 
 #include "libs/bot/choosers.h"
 #include "libs/bot/levels.h"
-#include "libs/shogi4/adapter.h"
+#include "libs/shogi4/game.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/notation.h"
 

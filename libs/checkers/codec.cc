@@ -16,8 +16,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "libs/checkers/adapter.h"
 #include "libs/checkers/checkers.h"
+#include "libs/checkers/game.h"
 #include "libs/checkers/notation.h"
 
 namespace tablero::checkers {

@@ -2,7 +2,7 @@
 #include "libs/chess/chess.h"
 
 #include "absl/strings/str_cat.h"
-#include "libs/chess/chess_game.h"
+#include "libs/chess/game.h"
 
 namespace tablero::chess {
 namespace {
@@ -78,6 +78,10 @@ absl::StatusOr<std::unique_ptr<game::Game>> FromPosition(const game::NewGamePara
   auto pos = Position::ParseFen(text);
   if (!pos.ok()) return pos.status();
   return std::make_unique<ChessGame>(*options, *pos);
+}
+
+const game::WireView& WireViewOf(const game::Game& game) {
+  return static_cast<const ChessGame&>(game);
 }
 
 }  // namespace tablero::chess

@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "libs/game/game.h"
+#include "libs/game/wire_view.h"
 
 namespace tablero::chess {
 
@@ -19,6 +20,8 @@ absl::StatusOr<std::unique_ptr<game::Game>> FromPosition(const game::NewGamePara
                                                          absl::string_view text);
 // Decodes a payload produced by Game::Encode (the envelope already checked by the caller).
 absl::StatusOr<std::unique_ptr<game::Game>> Decode(uint8_t version, absl::string_view payload);
+// The game::WireView of `game`, a game of this engine (its kind() says so).
+const game::WireView& WireViewOf(const game::Game& game);
 
 }  // namespace tablero::chess
 

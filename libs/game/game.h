@@ -129,25 +129,6 @@ struct PieceView {
   bool flipped = false;  // shogi: the king of a mated player, a permanent obstacle
 };
 
-// A PieceView whose names point into the engine's tables, which live for the whole
-// process: what Game::ViewRefs gives, so that a view of 30-90 pieces builds no string
-// per piece (the rules service writes its answers straight from these).
-struct PieceRef {
-  absl::string_view square;
-  absl::string_view type;
-  int owner = -1;
-  int facing = -1;
-  bool flipped = false;
-  // Optional codes, -1 for none: within one engine, an equal square_code (0-255) promises
-  // an equal square name and an equal piece_code (0-1023) equal type, owner, facing and
-  // flipped, so that a writer may keep what it made of them (the rules service's answer
-  // writer keeps each one's wire bytes).
-  int square_code = -1;
-  int piece_code = -1;
-};
-
-std::vector<PieceView> ToPieceViews(const std::vector<PieceRef>& refs);
-
 struct PublicView {
   std::vector<PieceView> pieces;
   // Pieces in hand per seat (shogi): seat -> list of (piece letter, count).
@@ -160,10 +141,6 @@ struct PublicView {
   int ply = 0;
   std::optional<int> draw_offer_by;  // chess: seat with a pending draw offer
 };
-
-// The view's last move, engaged and emptied (seat -1, no path, empty strings) but keeping
-// the room of its path and strings: what Game::ViewRefs fills it through.
-Move& ReusedLastMove(PublicView* view);
 
 // Non-move actions. Engines refuse with FAILED_PRECONDITION what their rules forbid
 // (e.g. shogi has no resignation; draw offers only after both sides have moved).
@@ -200,21 +177,12 @@ class Game {
                                                  absl::string_view move_text) = 0;
 
   virtual Result result() const = 0;
-  // result() into `*out`, reusing the room of its places and reason.
-  virtual void ResultInto(Result* out) const { *out = result(); }
 
   // Compact binary encoding of the full state (options, history needed for repetition,
   // pending offers...). Decode(Encode()) continues the game exactly.
   virtual std::string Encode() const = 0;
-  // Encode() into `*out`, reusing its room: the rules service keeps one string per thread.
-  virtual void EncodeInto(std::string* out) const { *out = Encode(); }
-  // The view (below) with its pieces as PieceRefs in `pieces`, in the same order;
-  // view->pieces is left empty. A view kept from an earlier call may be passed (its
-  // vectors cleared, last_move as it was): last_move is then set through ReusedLastMove,
-  // or reset when there is none, so that its path and strings keep their room.
-  virtual void ViewRefs(PublicView* view, std::vector<PieceRef>* pieces) const = 0;
-  // ViewRefs with the pieces made into PieceViews.
-  PublicView View() const;
+  // What every player sees: pieces, hands, turn, checks, last move, position text.
+  virtual PublicView View() const = 0;
   virtual std::string PositionText() const = 0;
   // Chess: "fen", "pgn". Others: UNIMPLEMENTED.
   virtual absl::StatusOr<std::string> Export(absl::string_view format) const = 0;

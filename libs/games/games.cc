@@ -101,4 +101,17 @@ absl::StatusOr<std::unique_ptr<game::Game>> Decode(absl::string_view bytes, Kind
   }
 }
 
+const game::WireView* WireViewOf(const game::Game& game) {
+  switch (game.kind()) {
+    case Kind::kChess:
+      return &chess::WireViewOf(game);
+    case Kind::kShogi4:
+      return &shogi4::WireViewOf(game);
+    case Kind::kCheckers:
+      return &checkers::WireViewOf(game);
+    default:
+      return nullptr;
+  }
+}
+
 }  // namespace tablero::games

@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "libs/game/game.h"
+#include "libs/game/wire_view.h"
 
 namespace tablero::games {
 
@@ -24,6 +25,10 @@ absl::StatusOr<std::unique_ptr<game::Game>> FromPosition(const game::NewGamePara
 // kind is refused. Corrupted or foreign bytes are INVALID_ARGUMENT, never trusted.
 absl::StatusOr<std::unique_ptr<game::Game>> Decode(absl::string_view bytes,
                                                    game::Kind expect = game::Kind::kUnknown);
+
+// The game::WireView beside `game` (every engine has one), or null for a game no engine
+// here made.
+const game::WireView* WireViewOf(const game::Game& game);
 
 }  // namespace tablero::games
 

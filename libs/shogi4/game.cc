@@ -1,8 +1,9 @@
+#include "libs/shogi4/game.h"
+
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
 #include "libs/game/codec.h"
-#include "libs/shogi4/adapter.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/notation.h"
 #include "libs/shogi4/shogi4.h"

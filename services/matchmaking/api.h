@@ -2,10 +2,10 @@
 // handlers (matchmaking_service.h). A unary call takes no thread of its own while it waits:
 // it queues for one of `threads` workers (the handlers block on Postgres and the rules
 // service), so a burst of calls waits in line instead of starting a thread each or being
-// refused. Measured (benchmarks/watch_scale --phase=burst, 3,000 GetRoom calls at once):
-// the sync server started 1,297 threads for them; bounded by a thread quota (256) it
-// refused 2,167 of them with RESOURCE_EXHAUSTED; this queue answers all of them with
-// `threads` workers (README-matchmaking.md). Watch streams hold no thread at all.
+// refused. Measured (watch_scale --phase=burst, 3,000 GetRoom calls at once): the sync
+// server started 1,297 threads for them; bounded by a thread quota (256) it refused 2,167
+// of them with RESOURCE_EXHAUSTED; this queue answers all of them with `threads` workers
+// (benchmarks/matchmaking/README.md). Watch streams hold no thread at all.
 #ifndef TABLERO_SERVICES_MATCHMAKING_API_H_
 #define TABLERO_SERVICES_MATCHMAKING_API_H_
 

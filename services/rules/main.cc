@@ -7,7 +7,7 @@
 #include "services/rules/rules_service.h"
 
 // A game's next request carries the state this replica answered last: with the cache, that
-// request takes the game object back instead of decoding it (services/rules/state_cache.h).
+// request takes the game object back instead of decoding it (services/rules/fast/state_cache.h).
 // A slot holds one state and its game: measured, a game is 0.5-1.2 KiB on the heap and its
 // state 0.1-0.8 KiB (states over 8 KiB are not kept), so 16384 slots are ~15-35 MiB. Size
 // it to the games a replica plays at once; a game evicted or played elsewhere just decodes.

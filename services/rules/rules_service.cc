@@ -1,6 +1,5 @@
 #include "services/rules/rules_service.h"
 
-#include <google/protobuf/arena.h>
 #include <grpc/support/time.h>
 
 #include <chrono>
@@ -18,9 +17,9 @@
 #include "libs/game/codec.h"
 #include "libs/games/games.h"
 #include "services/rules/convert.h"
+#include "services/rules/fast/request.h"
+#include "services/rules/fast/wire.h"
 #include "services/rules/pgn_tags.h"
-#include "services/rules/request.h"
-#include "services/rules/wire.h"
 
 namespace tablero::rules {
 namespace {
@@ -51,7 +50,7 @@ absl::Status Live(const grpc::ServerContextBase& ctx) {
 
 // Error paths are out of line (cold): on the hot path of ApplyMove their string building
 // would sit between the instructions that run, and in a server the handler's cost is
-// mostly instruction-cache misses (benchmarks/README-rules.md).
+// mostly instruction-cache misses (fast/fast_path.h).
 ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status UnknownKind(v1::GameKind kind) {
   return absl::InvalidArgumentError(
       absl::StrCat("kind: ", kind == v1::GAME_KIND_UNSPECIFIED ? "unspecified" : "unknown value ",
@@ -211,13 +210,14 @@ grpc::Status RulesService::LegalMoves(grpc::ServerContextBase* ctx,
   return grpc::Status();
 }
 
-grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const ApplyMoveArgs& req,
-                                 Applied* out) {
+template <typename Answer>
+grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const fast::ApplyMoveArgs& req,
+                                 game::Move* move, Answer&& answer) {
   auto kind = RequireKind(req.kind);
   if (!kind.ok()) return ToGrpc(kind.status());
-  ApplyMetrics& metrics = *apply_metrics_;
+  fast::ApplyMetrics& metrics = *apply_metrics_;
   struct Timer {  // every outcome counts towards the latency histogram
-    ApplyMetrics& m;
+    fast::ApplyMetrics& m;
     game::Kind kind;
     std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
     ~Timer() {
@@ -257,85 +257,64 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const ApplyMoveAr
   if (text) {
     auto parsed = game.ParseMove(req.move_text);
     if (!parsed.ok()) return kept(refuse(parsed.status()));
-    out->move = *std::move(parsed);
+    *move = *std::move(parsed);
   } else {
-    out->move = FromProto(*req.structured, game.to_move());
+    *move = FromProto(*req.structured, game.to_move());
   }
-  auto events = game.Play(out->move);
+  auto events = game.Play(*move);
   if (!events.ok()) return refuse(events.status());
   metrics.Moved(*kind);
-
-  game.EncodeInto(&out->state);
-  game.ViewRefs(&out->view, &out->pieces);
-  out->kind = game.kind();
   // Text moves come back from the parser fully filled in; a structured move is completed
-  // by the engine's record of the last move (notation computed before the move).
-  if (!text && out->view.last_move) out->move = *out->view.last_move;
-  out->events = *std::move(events);
-  game.ResultInto(&out->result);
-  if (cache_.enabled()) cache_.Insert(out->state, std::move(*g));
+  // by the engine's record of the last move (notation computed before the move): the
+  // answer takes it from the view when `*move` is not complete.
+  const std::string& state = answer(static_cast<const Game&>(game), !text, *std::move(events));
+  if (cache_.enabled()) cache_.Insert(state, std::move(*g));
   return grpc::Status();
 }
 
 grpc::Status RulesService::ApplyMove(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req,
                                      v1::ApplyMoveResponse* resp) {
-  Applied a;
-  if (grpc::Status s = Apply(ctx, ArgsOf(*req), &a); !s.ok()) return s;
-  resp->set_state(std::move(a.state));
-  a.view.pieces = game::ToPieceViews(a.pieces);
-  ToProto(a.move, resp->mutable_move());
-  ToProto(std::move(a.view), resp->mutable_view());
-  AddEvents(a.events, resp->mutable_events());
-  ToProto(a.result, resp->mutable_result());
-  return grpc::Status();
-}
-
-grpc::Status RulesService::ApplyMoveWire(grpc::ServerContextBase* ctx,
-                                         const v1::ApplyMoveRequest* req, std::string* answer) {
-  return ApplyMoveWire(ctx, ArgsOf(*req), answer);
+  game::Move move;
+  return Apply(ctx, fast::ArgsOf(*req), &move,
+               [&](const Game& game, bool structured,
+                   std::vector<game::Event>&& events) -> const std::string& {
+                 resp->set_state(game.Encode());
+                 game::PublicView view = game.View();
+                 if (structured && view.last_move) move = *view.last_move;
+                 ToProto(move, resp->mutable_move());
+                 ToProto(std::move(view), resp->mutable_view());
+                 AddEvents(events, resp->mutable_events());
+                 ToProto(game.result(), resp->mutable_result());
+                 return resp->state();
+               });
 }
 
 grpc::Status RulesService::ApplyMoveBytes(grpc::ServerContextBase* ctx, absl::string_view request,
                                           std::string* answer) {
-  ApplyMoveArgs args;
-  if (ParseApplyMoveRequest(request, &args)) return ApplyMoveWire(ctx, args, answer);
-  // The handler is done before this returns, so the arena may start in a per-thread block.
-  alignas(16) thread_local char block[16 << 10];
-  google::protobuf::ArenaOptions o;
-  o.initial_block = block;
-  o.initial_block_size = sizeof block;
-  google::protobuf::Arena arena(o);
-  auto* req = google::protobuf::Arena::CreateMessage<v1::ApplyMoveRequest>(&arena);
-  if (!req->ParseFromArray(request.data(), static_cast<int>(request.size()))) {
+  fast::RequestReader reader;
+  fast::ApplyMoveArgs args;
+  if (!reader.Read(request, &args)) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                         "request is not a valid tablero.v1.ApplyMoveRequest (malformed protobuf, "
                         "or invalid UTF-8 in a string field)");
   }
-  return ApplyMoveWire(ctx, ArgsOf(*req), answer);
-}
-
-void RulesService::Applied::Clear() {
-  // Only the view: the engines fill it in place, while Apply assigns state, kind, events,
-  // result and move on every path that writes an answer. last_move stays: the engines
-  // refill it through game::ReusedLastMove (keeping its room) or reset it.
-  view.pieces.clear();
-  for (auto& hand : view.hands) hand.clear();
-  view.to_move = -1;
-  view.in_check.clear();
-  view.active.clear();
-  view.position.clear();
-  view.ply = 0;
-  view.draw_offer_by.reset();
-  pieces.clear();
-}
-
-grpc::Status RulesService::ApplyMoveWire(grpc::ServerContextBase* ctx, const ApplyMoveArgs& req,
-                                         std::string* answer) {
   // One per thread: the view's vectors keep their room from call to call.
-  thread_local Applied a;
+  thread_local fast::ApplyAnswer a;
   a.Clear();
-  if (grpc::Status s = Apply(ctx, req, &a); !s.ok()) return s;
-  AppendApplyMoveResponse(a.state, a.kind, a.view, a.pieces, a.events, a.result, a.move, answer);
+  grpc::Status s = Apply(ctx, args, &a.move,
+                         [&](const Game& game, bool structured,
+                             std::vector<game::Event>&& events) -> const std::string& {
+                           const game::WireView& wire = *games::WireViewOf(game);
+                           wire.EncodeInto(&a.state);
+                           wire.ViewRefs(&a.view, &a.pieces);
+                           a.kind = game.kind();
+                           if (structured && a.view.last_move) a.move = *a.view.last_move;
+                           a.events = std::move(events);
+                           wire.ResultInto(&a.result);
+                           return a.state;
+                         });
+  if (!s.ok()) return s;
+  fast::AppendApplyMoveResponse(a, answer);
   return grpc::Status();
 }
 

@@ -1,6 +1,8 @@
 // tablero.v1.Rules: a thin adapter from the contracts to the libraries. Stateless: every
 // request carries the game state, which is decoded once, used, and encoded once; nothing
-// survives a call, so any replica answers any request.
+// a later call needs survives a call, so any replica answers any request. The handlers
+// here are plain (typed messages in and out) but for ApplyMoveBytes, the hot call as the
+// server runs it, whose machinery lives in fast/ (fast/fast_path.h says what it buys).
 #ifndef TABLERO_SERVICES_RULES_RULES_SERVICE_H_
 #define TABLERO_SERVICES_RULES_RULES_SERVICE_H_
 
@@ -13,9 +15,9 @@
 
 #include "absl/status/statusor.h"
 #include "libs/game/game.h"
-#include "services/rules/apply_metrics.h"
-#include "services/rules/request.h"
-#include "services/rules/state_cache.h"
+#include "services/rules/fast/apply_metrics.h"
+#include "services/rules/fast/request.h"
+#include "services/rules/fast/state_cache.h"
 #include "tablero/v1/rules.grpc.pb.h"
 
 namespace tablero::rules {
@@ -48,19 +50,13 @@ class RulesService final {
                        v1::NewGameResponse* resp);
   grpc::Status LegalMoves(grpc::ServerContextBase* ctx, const v1::LegalMovesRequest* req,
                           v1::LegalMovesResponse* resp);
+  // The plain ApplyMove: the typed request, the typed answer.
   grpc::Status ApplyMove(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req,
                          v1::ApplyMoveResponse* resp);
-  // The same call with the answer written as ApplyMoveResponse wire bytes, appended to
-  // `answer` (services/rules/wire.h): what the server runs, byte for byte the answer
-  // ApplyMove would serialize to.
-  grpc::Status ApplyMoveWire(grpc::ServerContextBase* ctx, const v1::ApplyMoveRequest* req,
-                             std::string* answer);
-  // The same from the request's fields as read by ParseApplyMoveRequest (request.h).
-  grpc::Status ApplyMoveWire(grpc::ServerContextBase* ctx, const ApplyMoveArgs& req,
-                             std::string* answer);
-  // The same from the request's wire bytes, as the server takes them: read by
-  // ParseApplyMoveRequest, or by protobuf (on an arena whose first 16 KiB are a per-thread
-  // block) when they have another shape.
+  // The fast ApplyMove, what the server runs: the request's wire bytes in (read in place,
+  // fast/request.h), the answer appended to `answer` as ApplyMoveResponse wire bytes
+  // written straight from the engine (fast/wire.h). Byte for byte the answer ApplyMove
+  // serializes to, and the same status (fast/tests/wire_test.cc).
   grpc::Status ApplyMoveBytes(grpc::ServerContextBase* ctx, absl::string_view request,
                               std::string* answer);
   grpc::Status ApplyAction(grpc::ServerContextBase* ctx, const v1::ApplyActionRequest* req,
@@ -73,20 +69,15 @@ class RulesService final {
                     v1::RulesPingResponse* resp);
 
  private:
-  // Everything ApplyMove answers, before it becomes protobuf or wire bytes.
-  struct Applied {
-    std::string state;
-    game::PublicView view;  // without its pieces: they are in `pieces`
-    std::vector<game::PieceRef> pieces;
-    game::Kind kind = game::Kind::kUnknown;
-    std::vector<game::Event> events;
-    game::Result result;
-    game::Move move;
-    // Ready for the next Apply, keeping the vectors' room (ApplyMoveWire reuses one per
-    // thread).
-    void Clear();
-  };
-  grpc::Status Apply(grpc::ServerContextBase* ctx, const ApplyMoveArgs& req, Applied* out);
+  // ApplyMove up to its answer, for both entry points: checks, the one decode (or cache
+  // hit), the move parsed (into `*move`) and played, then
+  // `answer(game, structured, events)` fills the answer from the game after the move
+  // (taking the move from the view's last move when it was `structured`: the parser fills
+  // in a text move, not a structured one) and returns the state it encoded, under which
+  // the game goes back to the cache. All of it is timed for tablero_rules_apply_seconds.
+  template <typename Answer>
+  grpc::Status Apply(grpc::ServerContextBase* ctx, const fast::ApplyMoveArgs& req, game::Move* move,
+                     Answer&& answer);
   // The one decode of a request (or a cache hit). Anything wrong with the bytes is
   // INVALID_ARGUMENT; `expect` kUnknown accepts any kind.
   absl::StatusOr<std::unique_ptr<game::Game>> Load(const grpc::ServerContextBase& ctx,
@@ -94,8 +85,8 @@ class RulesService final {
   absl::StatusOr<std::unique_ptr<game::Game>> LoadFor(const grpc::ServerContextBase& ctx,
                                                       v1::GameKind kind, const std::string& state);
 
-  std::shared_ptr<ApplyMetrics> apply_metrics_ = std::make_shared<ApplyMetrics>();
-  StateCache cache_;
+  std::shared_ptr<fast::ApplyMetrics> apply_metrics_ = std::make_shared<fast::ApplyMetrics>();
+  fast::StateCache cache_;
   v1::ListGamesResponse catalogue_;  // built once: the tables never change
 };
 

@@ -8,7 +8,7 @@
 #include "libs/bot/bot.h"
 #include "libs/bot/choosers.h"
 #include "libs/bot/tests/random_positions.h"
-#include "libs/checkers/adapter.h"
+#include "libs/checkers/game.h"
 #include "libs/games/games.h"
 
 namespace tablero::bot {

@@ -1,5 +1,7 @@
 // The game::Game adapter: every ending in both draw modes, claims, offers, resignation,
 // events, legal-move queries, PGN/FEN export and the encoded state.
+#include "libs/chess/game.h"
+
 #include <algorithm>
 #include <random>
 #include <string>
@@ -8,7 +10,6 @@
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "libs/chess/chess.h"
-#include "libs/chess/chess_game.h"
 #include "libs/game/codec.h"
 
 namespace tablero::chess {

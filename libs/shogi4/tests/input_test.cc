@@ -6,7 +6,7 @@
 
 #include "libs/game/codec.h"
 #include "libs/game/testing/mutate.h"
-#include "libs/shogi4/adapter.h"
+#include "libs/shogi4/game.h"
 #include "libs/shogi4/notation.h"
 #include "libs/shogi4/shogi4.h"
 #include "libs/shogi4/tests/helpers.h"

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Live play at site scale, on one throwaway Postgres in one run (README.md):
+# the rules and bot services and one matchmaking replica, then benchmarks/matchmaking/watch_scale
+#   1. idle: STREAMS streams with player tokens over ROOMS rooms, held idle (threads, CPU,
+#      RSS per stream, Postgres transactions/s, against the same replica with none open);
+#   2. fanout: WATCHERS watchers of one room while MOVES moves are played (commit to the
+#      last watcher, p50/p99);
+#   3. burst: CALLS unary calls at once (peak threads, outcomes);
+#   4. matchmaking_load's moves without and with HOLD idle streams held, ROUNDS times each,
+#      alternating (committed moves/s, and the ratio of the two).
+#   benchmarks/matchmaking/watch_scale.sh [build dir]
+# Environment: STREAMS (20000), ROOMS (1000), IDLE_SECONDS (10), WATCHERS (1000), MOVES (100),
+# CALLS (3000), HOLD (10000), ROUNDS (2), SECONDS_EACH (10), GAMES (24).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BUILD=${1:-build}
+BIN=$BUILD/bin
+STREAMS=${STREAMS:-20000}
+ROOMS=${ROOMS:-1000}
+IDLE_SECONDS=${IDLE_SECONDS:-10}
+WATCHERS=${WATCHERS:-1000}
+MOVES=${MOVES:-100}
+CALLS=${CALLS:-3000}
+HOLD=${HOLD:-10000}
+ROUNDS=${ROUNDS:-2}
+SECS=${SECONDS_EACH:-10}
+GAMES=${GAMES:-24}
+for b in rules bot matchmaking matchmaking_load watch_scale healthcheck; do
+  [ -x "$BIN/$b" ] || { echo "watch_scale.sh: $BIN/$b not found (ninja -C $BUILD $b)" >&2; exit 1; }
+done
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PGTMP=$(mktemp -d /tmp/tablero-watchscale-XXXXXX)
+chmod 755 "$PGTMP"
+PG_PORT=$(port)
+PIDS=()
+cleanup() {
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  scripts/pg.sh stop "$PGTMP/data" || true
+  rm -rf "$PGTMP"
+}
+trap cleanup EXIT
+scripts/pg.sh start "$PGTMP/data" "$PG_PORT" >/dev/null
+DB=$(scripts/pg.sh url "$PG_PORT")
+RULES=127.0.0.1:$(port)
+BOT=127.0.0.1:$(port)
+MM=127.0.0.1:$(port)
+export TABLERO_SERVICE_KEY=watch-scale-$$
+TABLERO_LOG_LEVEL=warn "$BIN/rules" --listen="$RULES" --metrics_listen= 2>"$PGTMP/rules.log" &
+PIDS+=($!)
+TABLERO_LOG_LEVEL=warn "$BIN/bot" --listen="$BOT" --metrics_listen= 2>"$PGTMP/bot.log" &
+PIDS+=($!)
+# One client address (this machine) opens every stream and mints every guest.
+TABLERO_DATABASE_URL=$DB TABLERO_LOG_LEVEL=warn "$BIN/matchmaking" --listen="$MM" \
+  --metrics_listen= --rules_addr="$RULES" --bot_addr="$BOT" --rating_addr= \
+  --guests_per_minute=0 --watch_max_per_address=1000000 2>"$PGTMP/mm.log" &
+MM_PID=$!
+PIDS+=($MM_PID)
+for addr in $MM $RULES $BOT; do
+  for _ in $(seq 1 100); do
+    "$BIN/healthcheck" --addr="$addr" >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  "$BIN/healthcheck" --addr="$addr" >/dev/null || { echo "$addr did not become SERVING" >&2; exit 1; }
+done
+WS=("$BIN/watch_scale" --target="$MM" --pid="$MM_PID" --database_url="$DB")
+
+echo "== idle: $STREAMS streams over $ROOMS rooms, ${IDLE_SECONDS}s windows"
+"${WS[@]}" --phase=idle --streams="$STREAMS" --rooms="$ROOMS" --idle_seconds="$IDLE_SECONDS"
+echo "== fanout: $WATCHERS watchers, $MOVES moves"
+"${WS[@]}" --phase=fanout --watchers="$WATCHERS" --moves="$MOVES"
+echo "== burst: $CALLS unary calls at once"
+"${WS[@]}" --phase=burst --calls="$CALLS"
+
+echo "== moves without and with $HOLD idle streams, $ROUNDS rounds of ${SECS}s each"
+: >"$PGTMP/rounds"
+# Prints the load's summary on stderr and its committed moves/s on stdout.
+load() {
+  "$BIN/matchmaking_load" --targets="$MM" --games="$GAMES" --seconds="$SECS" >"$PGTMP/load.log"
+  grep -E "^(committed_moves_per_s|MakeMove)" "$PGTMP/load.log" >&2 || true
+  sed -n 's/^committed_moves_per_s=//p' "$PGTMP/load.log"
+}
+for round in $(seq 1 "$ROUNDS"); do
+  echo "-- round $round: no streams held"
+  without=$(load)
+  "${WS[@]}" --phase=hold --streams="$HOLD" --rooms=$((HOLD / 20)) >"$PGTMP/hold.log" 2>&1 &
+  HOLD_PID=$!
+  for _ in $(seq 1 1200); do grep -q "^holding" "$PGTMP/hold.log" && break; sleep 0.5; done
+  echo "-- round $round: $(grep '^holding' "$PGTMP/hold.log")"
+  with=$(load)
+  kill "$HOLD_PID" 2>/dev/null || true
+  wait "$HOLD_PID" 2>/dev/null || true
+  echo "$without $with" >>"$PGTMP/rounds"
+  sleep 5  # the held streams' presence rows are deleted
+done
+python3 - "$PGTMP/rounds" "$HOLD" <<'PY'
+import statistics, sys
+rounds = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
+for i, (a, b) in enumerate(rounds, 1):
+    print(f"round {i}: committed moves/s without streams {a:7.1f}, with {sys.argv[2]} idle streams {b:7.1f}: {100 * b / a:5.1f}%")
+print(f"median ratio: {100 * statistics.median(b / a for a, b in rounds):.1f}%")
+PY
