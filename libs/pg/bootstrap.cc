@@ -53,7 +53,7 @@ void Bootstrap::Run(const std::function<void(bool)>& ready, absl::Duration check
   }
   if (!Migrated()) return;
   ready(true);
-  Watch(ready, check_every);
+  if (check_every > absl::ZeroDuration()) Watch(ready, check_every);
 }
 
 bool Bootstrap::Migrated() {

@@ -27,7 +27,8 @@ class Bootstrap {
 
   // Starts the background work: `ready(true)` once migrated, then `ready(false)` when a
   // check (one `SELECT 1` every `check_every`, on a connection of its own) fails and
-  // `ready(true)` when one succeeds again. The first call is always ready(true).
+  // `ready(true)` when one succeeds again (no checks if `check_every` is not positive).
+  // The first call is always ready(true).
   void Start(std::function<void(bool)> ready, absl::Duration check_every = absl::Seconds(2));
   void Stop();
 

@@ -39,7 +39,7 @@ ABSL_FLAG(double, grpc_max_connection_age_grace_seconds, 600,
           "it is closed (a Watch stream then resumes on a new connection); 0: no limit");
 ABSL_FLAG(double, db_check_seconds, 2,
           "services with a database: how often a ready replica checks that the database "
-          "answers; it reports NOT_SERVING while it does not");
+          "answers; it reports NOT_SERVING while it does not (0: never checked)");
 ABSL_FLAG(std::string, log_level, "info", "least severe log level printed: debug|info|warn|error");
 
 extern char** environ;
