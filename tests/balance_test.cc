@@ -159,6 +159,22 @@ struct Site {
     v1::LeaveRoomResponse left;
     ASSERT_TRUE(MM_CALL(stub, LeaveRoom, &host, lr, &left).ok());
   }
+  // Called while waiting, with the CPU moves counted so far: a game between weak CPU
+  // players ends after a few hundred moves; when no move came for a second, start another.
+  void KeepBusy(int moves) {
+    const auto now = std::chrono::steady_clock::now();
+    if (moves != last_moves_) {
+      last_moves_ = moves;
+      last_change_ = now;
+    } else if (now - last_change_ > std::chrono::seconds(1)) {
+      CpuGame();
+      last_change_ = now;
+    }
+  }
+
+ private:
+  int last_moves_ = -1;
+  std::chrono::steady_clock::time_point last_change_ = std::chrono::steady_clock::now();
 };
 
 // Polls until pred() or `seconds` pass.
@@ -184,7 +200,12 @@ TEST_F(BalanceTest, TwoBotReplicasBehindOneTargetEachPlayAShareOfTheCpuMoves) {
   Site site("ipv4:" + a.addr + "," + b.addr);
   site.CpuGame();
   site.CpuGame();
-  ASSERT_TRUE(Eventually([&] { return a.Moves() + b.Moves() >= 30; }, 60))
+  ASSERT_TRUE(Eventually(
+      [&] {
+        site.KeepBusy(a.Moves() + b.Moves());
+        return a.Moves() + b.Moves() >= 30;
+      },
+      60))
       << a.Moves() << " + " << b.Moves() << "\n"
       << site.mm->proc->log();
   const int ma = a.Moves(), mb = b.Moves(), total = ma + mb;
@@ -207,7 +228,13 @@ TEST_F(BalanceTest, AReplicaStartedLaterGetsTrafficWithinTheMaximumConnectionAge
             "/bot.tablero.test:" + std::to_string(port));
   site.CpuGame();
   site.CpuGame();
-  ASSERT_TRUE(Eventually([&] { return a.Moves() >= 10; }, 60)) << site.mm->proc->log();
+  ASSERT_TRUE(Eventually(
+      [&] {
+        site.KeepBusy(a.Moves());
+        return a.Moves() >= 10;
+      },
+      60))
+      << site.mm->proc->log();
 
   // A second pod appears: listening, then in the name's answer. Nothing else tells the
   // client: only the first replica's connection ending (its maximum age) makes it resolve
@@ -218,13 +245,23 @@ TEST_F(BalanceTest, AReplicaStartedLaterGetsTrafficWithinTheMaximumConnectionAge
   const int a_before = a.Moves();
   // Within the age (2 s, +-10%) plus the channel's least spacing of resolutions (1 s) and
   // a margin for a loaded machine.
-  EXPECT_TRUE(Eventually([&] { return b.Moves() > 0; }, 20))
+  EXPECT_TRUE(Eventually(
+      [&] {
+        site.KeepBusy(a.Moves() + b.Moves());
+        return b.Moves() > 0;
+      },
+      20))
       << "the new replica got no CPU move; DNS A queries: " << dns.a_queries() << "\n"
       << site.mm->proc->log();
   std::printf("the replica started later had its first CPU move %.1f s after it was added\n",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - added).count());
   // And from then on both share the work.
-  ASSERT_TRUE(Eventually([&] { return b.Moves() >= 10 && a.Moves() >= a_before + 10; }, 60))
+  ASSERT_TRUE(Eventually(
+      [&] {
+        site.KeepBusy(a.Moves() + b.Moves());
+        return b.Moves() >= 10 && a.Moves() >= a_before + 10;
+      },
+      60))
       << a.Moves() << " / " << b.Moves();
 }
 
