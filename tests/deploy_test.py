@@ -8,14 +8,20 @@ ctest runs one case per test: deploy_test.py <Case> (see tests/CMakeLists.txt). 
   RuntimePackages  deploy/docker/runtime-packages.sh finds the Debian package of every
                    library the binaries load (what the runtime image installs).
   Healthcheck      the healthcheck tool: 0 on SERVING, 1 on NOT_SERVING, 2 when absent.
+  Probes           the manifests' probes while a private PostgreSQL (scripts/pg.sh) is
+                   stopped and started again: readiness follows it, liveness does not.
   Manifests        every Deployment and compose service started locally with exactly
                    its environment: flags accepted, SERVING on the port its probe names.
   Stack            the four services and a real Prometheus on the repository's scrape
                    config (targets made local): targets up, RPC metrics carry data, the
-                   dashboard and alerts query only metrics that exist or are promised.
+                   dashboard and alerts query only metrics that exist, and each service's
+                   /metrics matches deploy/metrics-contract.txt both ways.
+  Dashboard        two replicas of every service, a real Prometheus, games played through
+                   the API: the dashboard's queries (read from its JSON) show the truth.
 Environment: TABLERO_SOURCE_DIR, TABLERO_BIN_DIR (set by ctest), TABLERO_TEST_DATABASE_URL
 (set by scripts/test.sh) for the cases that start matchmaking and rating.
-Python: Debian's python3 with python3-yaml and python3-grpcio only.
+Python: Debian's python3 with python3-yaml, python3-grpcio (and python3-grpc-tools, for
+the Dashboard case's stubs); psql from Debian's postgresql-client.
 """
 import base64
 import glob
@@ -28,6 +34,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 import urllib.parse
@@ -50,6 +57,7 @@ def src(*p):
 SERVICES = sorted(os.path.basename(os.path.dirname(p)) for p in glob.glob(src("services", "*", "main.cc")))
 DB_SERVICES = [s for s in SERVICES if os.path.isdir(src("services", s, "migrations"))]
 GRPC_NAME = {s: "tablero.v1." + s.capitalize() for s in SERVICES}
+LIVENESS = "liveness"  # the health name SERVING while the process runs (libs/service/server.h)
 
 
 def test_db_url():
@@ -279,8 +287,22 @@ def alert_exprs():
     return [r["expr"] for g in rules["groups"] for r in g["rules"]]
 
 
+class Family:
+    """One line of deploy/metrics-contract.txt."""
+
+    def __init__(self, name, typ, labels, services, meaning):
+        self.name, self.type, self.meaning = name, typ, meaning
+        # label name -> the set of values it takes, or None (open values)
+        self.labels = {}
+        if labels != "-":
+            for lab in labels.split(","):
+                k, _, v = lab.partition("=")
+                self.labels[k] = set(v.split("|")) if v else None
+        self.services = set(SERVICES) if services == "all" else set(services.split(","))
+
+
 def contract():
-    """deploy/metrics-contract.txt: name -> (type, labels, service, feature)."""
+    """deploy/metrics-contract.txt: name -> Family."""
     out = {}
     with open(os.path.join(DEPLOY, "metrics-contract.txt")) as f:
         for n, line in enumerate(f, 1):
@@ -288,9 +310,53 @@ def contract():
             if not line or line.startswith("#"):
                 continue
             parts = line.split(None, 4)
-            assert len(parts) == 5, f"metrics-contract.txt:{n}: want name type labels service feature"
-            out[parts[0]] = tuple(parts[1:])
+            assert len(parts) == 5, f"metrics-contract.txt:{n}: want name type labels services meaning"
+            assert parts[0] not in out, f"metrics-contract.txt:{n}: {parts[0]} listed twice"
+            out[parts[0]] = Family(*parts)
     return out
+
+
+def parse_exposition(text):
+    """Prometheus text format -> {family: (type, {label: set of values})}. Samples of a
+    histogram or summary (_bucket, _sum, _count) count for their family; `le` and
+    `quantile` are the format's own labels and left out."""
+    fams = {}
+    for line in text.splitlines():
+        m = re.match(r"# TYPE (\S+) (\S+)$", line)
+        if m:
+            fams[m.group(1)] = (m.group(2), {})
+            continue
+        if not line or line.startswith("#"):
+            continue
+        m = re.match(r"([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? ", line)
+        assert m, f"not an exposition line: {line!r}"
+        name = m.group(1)
+        fam = name if name in fams else re.sub(r"_(bucket|sum|count)$", "", name)
+        assert fam in fams, f"sample {name} comes before its # TYPE line"
+        for k, v in re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2) or ""):
+            if k not in ("le", "quantile"):
+                fams[fam][1].setdefault(k, set()).add(v)
+    return fams
+
+
+def check_exported(test, service, text, con=None):
+    """A service's /metrics page against the contract, both ways: every family it exports
+    is listed for it with that type and those label names (and values, where listed), and
+    every family listed for it is exported."""
+    con = con or contract()
+    got = parse_exposition(text)
+    for name, (typ, labels) in got.items():
+        test.assertIn(name, con, f"{service} exports {name}, which deploy/metrics-contract.txt does not list")
+        fam = con[name]
+        test.assertIn(service, fam.services, f"{service} exports {name}; the contract lists it for {sorted(fam.services)}")
+        test.assertEqual(typ, fam.type, f"{service}: {name} is a {typ}; the contract says {fam.type}")
+        test.assertEqual(set(labels), set(fam.labels), f"{service}: label names of {name}")
+        for k, values in fam.labels.items():
+            if values is not None:
+                test.assertEqual(labels[k], values, f"{service}: values of {name}{{{k}}}")
+    for name, fam in con.items():
+        if service in fam.services:
+            test.assertIn(name, got, f"the contract lists {name} for {service}, which does not export it")
 
 
 class Static(unittest.TestCase):
@@ -358,6 +424,11 @@ class Static(unittest.TestCase):
             self.assertEqual(cports["metrics"], port_of(env["TABLERO_METRICS_LISTEN"]))
             for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
                 self.assertEqual(c[probe]["grpc"]["port"], cports["grpc"], f"{s}: {probe} is native gRPC on grpc")
+            # Process health restarts pods; readiness (the API's name, which follows the
+            # database) only takes them out of the endpoints (the Probes case runs it).
+            self.assertEqual(c["startupProbe"]["grpc"].get("service"), LIVENESS, s)
+            self.assertEqual(c["livenessProbe"]["grpc"].get("service"), LIVENESS, s)
+            self.assertEqual(c["readinessProbe"]["grpc"].get("service"), GRPC_NAME[s], s)
             drain = float(env.get("TABLERO_DRAIN_SECONDS", 10))
             pre = c.get("lifecycle", {}).get("preStop", {}).get("exec", {}).get("command", [])
             pause = float(pre[1]) if pre[:1] == ["sleep"] else 0
@@ -605,24 +676,55 @@ class Static(unittest.TestCase):
         con = contract()
         readme = read(os.path.join(DEPLOY, "README.md"))
         listed = set()
-        for name, (typ, labels, svc, feature) in con.items():
-            self.assertIn(typ, ("counter", "gauge", "histogram"), name)
-            self.assertIn(svc, SERVICES, name)
-            self.assertTrue(name.startswith(f"tablero_{svc}_"), f"{name}: named after its service")
-            self.assertTrue(name.endswith("_total") == (typ == "counter"), f"{name}: counters end in _total")
+        for name, fam in con.items():
+            self.assertIn(fam.type, ("counter", "gauge", "histogram", "summary"), name)
+            self.assertTrue(fam.services and fam.services <= set(SERVICES), f"{name}: services {fam.services}")
+            words = name.split("_")
+            if words[0] == "tablero" and words[1] in SERVICES:
+                self.assertEqual(fam.services, {words[1]}, f"{name}: named after its service")
+            self.assertTrue(name.endswith("_total") == (fam.type == "counter"), f"{name}: counters end in _total")
             self.assertIn(name, readme, f"{name} is documented in deploy/README.md")
-            forms = {name} | ({name + "_bucket", name + "_sum", name + "_count"} if typ == "histogram" else set())
-            self.assertTrue(forms & used, f"{name} is listed but nothing queries it")
-            listed |= forms
-        for m in sorted(used):
-            if m.startswith("tablero_"):
-                self.assertIn(m, listed, f"{m} is queried but not in deploy/metrics-contract.txt")
+            listed |= {name} | ({name + "_bucket", name + "_sum", name + "_count"}
+                                if fam.type in ("histogram", "summary") else set())
+        for m in sorted(used - {"up"}):
+            self.assertIn(m, listed, f"{m} is queried but not in deploy/metrics-contract.txt")
         # The queries the issue asks for are there.
         for m in ("grpc_server_handled_total", "grpc_server_handling_seconds_bucket", "tablero_matchmaking_active_games",
                   "tablero_matchmaking_moves_total", "tablero_matchmaking_connected_players",
                   "tablero_matchmaking_cpu_takeovers_total", "tablero_bot_think_seconds_bucket",
                   "tablero_rating_updates_total"):
             self.assertIn(m, used)
+
+    def test_contract_check_catches_drift(self):
+        """check_exported fails on a family, label or value the contract does not list, and
+        on a listed one that is missing (the two drifts issue 24 found)."""
+        con = contract()
+
+        def page(skip_value=None, extra=""):
+            out = []
+            for name, fam in con.items():
+                if "rating" not in fam.services:
+                    continue
+                out.append(f"# TYPE {name} {fam.type}")
+                suffix = {"histogram": "_count", "summary": "_count"}.get(fam.type, "")
+                combos = [{}]
+                for k, values in fam.labels.items():
+                    vals = sorted(values) if values else ["x"]
+                    combos = [dict(c, **{k: v}) for c in combos for v in vals if v != skip_value]
+                for c in combos:
+                    labels = ",".join(f'{k}="{v}"' for k, v in c.items())
+                    out.append(f"{name}{suffix}{{{labels}}} 0" if labels else f"{name}{suffix} 0")
+            return "\n".join(out) + "\n" + extra
+
+        check_exported(self, "rating", page(), con)
+        for bad in (page(skip_value="error"),  # a listed value not exported
+                    page(extra='tablero_rating_tx_retries_total{reason="other"} 0\n'),  # one not listed
+                    page(extra="# TYPE tablero_rating_new_thing gauge\ntablero_rating_new_thing 1\n")):
+            with self.assertRaises(AssertionError):
+                check_exported(self, "rating", bad, con)
+        without = {k: v for k, v in con.items() if k != "tablero_rating_updates_total"}
+        with self.assertRaises(AssertionError):
+            check_exported(self, "rating", page(), without)
 
     def test_promql_names(self):
         self.assertEqual(promql_metrics('histogram_quantile(0.99, sum by (kind, le) (rate(a_b_bucket{x="y"}[5m])))'),
@@ -675,6 +777,7 @@ class Healthcheck(unittest.TestCase):
             rc, out = wait_health(maddr, 1, 20)
             self.assertEqual((rc, out), (1, "NOT_SERVING"), mm.output())
             self.assertEqual(healthcheck(maddr, "tablero.v1.Matchmaking")[0], 1)
+            self.assertEqual(healthcheck(maddr, LIVENESS), (0, "SERVING"), "alive while waiting for its database")
             self.assertEqual(healthcheck(f"127.0.0.1:{free_port()}")[0], 2, "absent server")
             r = subprocess.run([os.path.join(BIN, "healthcheck")], capture_output=True, timeout=10)
             self.assertEqual(r.returncode, 3, "no --addr")
@@ -764,8 +867,87 @@ class Manifests(unittest.TestCase):
         self.run_all(cases)
 
 
-class Stack(unittest.TestCase):
-    """The four services and a real Prometheus on deploy/prometheus/prometheus.yml."""
+class PrivatePostgres:
+    """A PostgreSQL of the test's own (scripts/pg.sh), to stop and start again."""
+
+    def __init__(self):
+        self.tmp = tempfile.mkdtemp(prefix="tablero-deploy-pg-")
+        os.chmod(self.tmp, 0o755)  # pg.sh runs the server as "postgres" when we are root
+        self.dir, self.port = os.path.join(self.tmp, "data"), free_port()
+        self.url = f"postgresql://tablero@127.0.0.1:{self.port}/tablero"
+        self.start()
+
+    def pg(self, *args):
+        r = subprocess.run([src("scripts", "pg.sh"), *args], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, f"pg.sh {' '.join(args)}: {r.stdout}{r.stderr}"
+
+    def start(self):
+        self.pg("start", self.dir, str(self.port))
+
+    def stop(self):
+        self.pg("stop", self.dir)
+
+    def close(self):
+        try:
+            self.stop()
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class Probes(unittest.TestCase):
+    """The probes of every manifest against a database that goes away and comes back: the
+    readiness name goes NOT_SERVING while the database is unreachable and SERVING again
+    when it returns; the liveness name (startup and liveness probes) stays SERVING, so no
+    pod is restarted for an outage; compose's health check follows readiness."""
+
+    def test_readiness_follows_the_database(self):
+        objs = k8s_objects()
+        comp = compose()["services"]
+        pg = PrivatePostgres()
+        procs = []
+        try:
+            for s in DB_SERVICES:
+                c = find(objs, "Deployment", s)["spec"]["template"]["spec"]["containers"][0]
+                env, ports = local_env(container_env(objs, c), pg.url)
+                env["TABLERO_DB_CHECK_SECONDS"] = "0.5"
+                proc = start_service(s, env)
+                proc.addr = f"127.0.0.1:{ports[c['readinessProbe']['grpc']['port']]}"
+                proc.probes = {p: c[p]["grpc"].get("service", "")
+                               for p in ("startupProbe", "readinessProbe", "livenessProbe")}
+                test = comp[s]["healthcheck"]["test"]
+                proc.compose_check = (test[1] if test[0] == "CMD-SHELL" else " ".join(test[1:])).replace(
+                    f"127.0.0.1:{GRPC_PORT}", proc.addr)
+                procs.append(proc)
+
+            def compose_healthy(proc):
+                return subprocess.run(["sh", "-c", proc.compose_check], env={"PATH": BIN + ":/usr/bin:/bin"},
+                                      capture_output=True, timeout=20).returncode == 0
+
+            def all_probes(want_ready):
+                for proc in procs:
+                    ready = proc.probes["readinessProbe"]
+                    rc, out = wait_health(proc.addr, 0 if want_ready else 1, 30, ready, proc)
+                    self.assertEqual(rc, 0 if want_ready else 1, f"{proc.name} readiness {ready!r}: {out}\n{proc.output()[-3000:]}")
+                    for p in ("startupProbe", "livenessProbe"):
+                        self.assertEqual(healthcheck(proc.addr, proc.probes[p]), (0, "SERVING"), f"{proc.name} {p}")
+                    self.assertEqual(compose_healthy(proc), want_ready, f"{proc.name}: compose health check")
+
+            all_probes(True)
+            pg.stop()
+            all_probes(False)
+            pg.start()
+            all_probes(True)
+            for proc in procs:
+                self.assertIsNone(proc.p.poll(), f"{proc.name} must not exit for an outage")
+                self.assertIn("database unreachable", proc.output())
+        finally:
+            for proc in procs:
+                self.assertEqual(proc.stop(), 0, proc.output()[-3000:])
+            pg.close()
+
+
+class PromCase(unittest.TestCase):
+    """Services as processes and a real Prometheus on deploy/prometheus/prometheus.yml."""
 
     def setUp(self):
         self.procs = []
@@ -804,6 +986,50 @@ class Stack(unittest.TestCase):
                 self.assertIn(b"hello", resp)
                 self.assertIn(proc.name.encode(), resp)
 
+    def start_prometheus(self, targets, scrape_interval="1s"):
+        """Prometheus on the repository's config, each job's targets made local."""
+        self.prom_port = free_port()
+        cfg = load_yaml(os.path.join(DEPLOY, "prometheus", "prometheus.yml"))
+        cfg["global"].update(scrape_interval=scrape_interval, evaluation_interval=scrape_interval)
+        cfg["rule_files"] = [os.path.join(DEPLOY, "prometheus", f) for f in cfg["rule_files"]]
+        local = {**targets, "prometheus": [f"127.0.0.1:{self.prom_port}"]}
+        not_here = {"envoy"}  # no Envoy binary in Debian 12: its job is left out here
+        jobs = []
+        for j in cfg["scrape_configs"]:
+            name = j["job_name"]
+            self.assertIn(name, set(local) | not_here, f"job {name}: teach this test where it runs")
+            if name in not_here:
+                continue
+            for k in [k for k in j if k.endswith("_sd_configs") or k == "static_configs"]:
+                del j[k]
+            j["static_configs"] = [{"targets": local[name]}]
+            jobs.append(j)
+        cfg["scrape_configs"] = jobs
+        path = os.path.join(self.tmp, "prometheus.yml")
+        with open(path, "w") as f:
+            yaml.safe_dump(cfg, f)
+        prom = Proc(["prometheus", f"--config.file={path}", f"--storage.tsdb.path={self.tmp}/data",
+                     f"--web.listen-address=127.0.0.1:{self.prom_port}"], {}, "prometheus")
+        self.procs.append(prom)
+
+        def targets_up():
+            try:
+                t = self.prom("/api/v1/targets")["activeTargets"]
+            except OSError as e:
+                return False, str(e)
+            health = {}
+            for x in t:
+                health.setdefault(x["labels"]["job"], []).append(x["health"])
+            return health == {j: ["up"] * len(ts) for j, ts in local.items()}, health
+        ok, health = self.poll(targets_up, 30)
+        self.assertTrue(ok, f"targets: {health}\n{prom.output()[-2000:]}")
+        return prom
+
+
+
+class Stack(PromCase):
+    """The four services and a real Prometheus on deploy/prometheus/prometheus.yml."""
+
     def test_prometheus_scrapes_every_service(self):
         db = test_db_url()
         metrics = {}
@@ -820,39 +1046,7 @@ class Stack(unittest.TestCase):
             self.ping_all([proc], 2)
 
         # The repository's config, targets made local, job names kept.
-        self.prom_port = free_port()
-        cfg = load_yaml(os.path.join(DEPLOY, "prometheus", "prometheus.yml"))
-        cfg["global"].update(scrape_interval="1s", evaluation_interval="1s")
-        cfg["rule_files"] = [os.path.join(DEPLOY, "prometheus", f) for f in cfg["rule_files"]]
-        local = {**{s: f"127.0.0.1:{metrics[s]}" for s in SERVICES}, "prometheus": f"127.0.0.1:{self.prom_port}"}
-        not_here = {"envoy"}  # no Envoy binary in Debian 12: its job is left out here
-        jobs = []
-        for j in cfg["scrape_configs"]:
-            name = j["job_name"]
-            self.assertIn(name, set(local) | not_here, f"job {name}: teach this test where it runs")
-            if name in not_here:
-                continue
-            for k in [k for k in j if k.endswith("_sd_configs") or k == "static_configs"]:
-                del j[k]
-            j["static_configs"] = [{"targets": [local[name]]}]
-            jobs.append(j)
-        cfg["scrape_configs"] = jobs
-        path = os.path.join(self.tmp, "prometheus.yml")
-        with open(path, "w") as f:
-            yaml.safe_dump(cfg, f)
-        prom = Proc(["prometheus", f"--config.file={path}", f"--storage.tsdb.path={self.tmp}/data",
-                     f"--web.listen-address=127.0.0.1:{self.prom_port}"], {}, "prometheus")
-        self.procs.append(prom)
-
-        def targets_up():
-            try:
-                t = self.prom("/api/v1/targets")["activeTargets"]
-            except OSError as e:
-                return False, str(e)
-            health = {x["labels"]["job"]: x["health"] for x in t}
-            return health == {j: "up" for j in local}, health
-        ok, health = self.poll(targets_up, 30)
-        self.assertTrue(ok, f"targets: {health}\n{prom.output()[-2000:]}")
+        self.start_prometheus({s: [f"127.0.0.1:{metrics[s]}"] for s in SERVICES})
 
         # More calls once Prometheus watches: the counters move within its window.
         self.ping_all(self.procs[:-1], 1)
@@ -878,9 +1072,13 @@ class Stack(unittest.TestCase):
             for m in promql_metrics(e):
                 self.assertIn(m, names, f"{m} (in {e!r}) is exported by no running service")
         types = {n: ms[0]["type"] for n, ms in self.prom("/api/v1/metadata").items()}
-        for n, (typ, *_rest) in contract().items():
-            self.assertIn(n + "_count" if typ == "histogram" else n, names, f"{n}: not exported")
-            self.assertEqual(types.get(n), typ, f"{n}: exported as {types.get(n)}, the contract says {typ}")
+        for n, fam in contract().items():
+            self.assertIn(n + "_count" if fam.type in ("histogram", "summary") else n, names, f"{n}: not exported")
+            self.assertEqual(types.get(n), fam.type, f"{n}: exported as {types.get(n)}, the contract says {fam.type}")
+        # Each service's own page matches the contract both ways (families, types, labels).
+        for s in SERVICES:
+            with urllib.request.urlopen(f"http://127.0.0.1:{metrics[s]}/metrics", timeout=5) as r:
+                check_exported(self, s, r.read().decode())
         # Every dashboard query is valid PromQL for this Prometheus.
         for e in dashboard_exprs():
             q = e.replace("$__rate_interval", "1m").replace("$job", "|".join(SERVICES))
@@ -895,6 +1093,206 @@ class Stack(unittest.TestCase):
         self.assertTrue(all(r["health"] in ("ok", "unknown") for r in rules), rules)
         firing = [a for a in self.prom("/api/v1/alerts")["alerts"] if a["state"] == "firing"]
         self.assertEqual(firing, [])
+
+
+
+class Database:
+    """A database of the test's own in the cluster of TABLERO_TEST_DATABASE_URL (its
+    services count games from the database: others' games must not be seen)."""
+
+    def __init__(self):
+        self.base = test_db_url()
+        self.name = f"deploy_{os.getpid()}_{int(time.time())}"
+        self.psql(f"CREATE DATABASE {self.name}")
+        u = urllib.parse.urlsplit(self.base)
+        self.url = urllib.parse.urlunsplit((u.scheme, u.netloc, "/" + self.name, u.query, u.fragment))
+
+    def psql(self, sql):
+        r = subprocess.run(["psql", self.base, "-v", "ON_ERROR_STOP=1", "-qc", sql],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, f"psql {sql}: {r.stderr}"
+
+    def drop(self):
+        self.psql(f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
+
+
+def totals(expr):
+    """A dashboard query with each rate() taken off: the counters' values themselves,
+    aggregated as the panel aggregates them (what a test can know exactly)."""
+    e = expr.replace("$job", "|".join(SERVICES))
+    return re.sub(r"\brate\(((?:[^()\[]|\{[^}]*\})+)\[\$__rate_interval\]\)", r"(\1)", e)
+
+
+class Dashboard(PromCase):
+    """Two replicas of every service (as the autoscalers' minimum runs them), a real
+    Prometheus scraping each replica, games played through the API: each panel whose
+    truth the test knows shows it, with the panel's own query read from the dashboard
+    JSON. Gauges every replica reads from the database (active games, the queue, the
+    outbox) would show twice the truth if a panel summed them over replicas."""
+
+    REPLICAS = 2
+
+    def panel_targets(self):
+        with open(os.path.join(DEPLOY, "grafana", "dashboards", "tablero.json")) as f:
+            d = json.load(f)
+        out = {}
+
+        def walk(panels):
+            for p in panels:
+                if p.get("targets"):
+                    out[p["title"]] = [t["expr"] for t in p["targets"]]
+                walk(p.get("panels", []))
+        walk(d["panels"])
+        return out
+
+    def series(self, expr):
+        """{tuple of (label, value) pairs: value} of an instant query."""
+        res = self.prom("/api/v1/query", query=expr)["result"]
+        return {tuple(sorted(r["metric"].items())): float(r["value"][1]) for r in res}
+
+    def by(self, expr, label):
+        return {dict(k).get(label, ""): v for k, v in self.series(expr).items()}
+
+    def test_panels_show_the_truth(self):
+        from e2e_python_test import generate_stubs
+        os.mkdir(os.path.join(self.tmp, "stubs"))
+        generate_stubs(os.path.join(self.tmp, "stubs"))
+        import grpc
+        from tablero.v1 import common_pb2 as common
+        from tablero.v1 import matchmaking_pb2 as mm
+        from tablero.v1 import matchmaking_pb2_grpc
+
+        db = Database()
+        self.addCleanup(db.drop)
+        addrs, metrics = {}, {}
+        key = {"TABLERO_SERVICE_KEY": "deploy-dashboard-test-key"}
+        for s in ("rules", "bot", "rating", "matchmaking"):  # dependencies first
+            addrs[s], metrics[s] = [], []
+            for _ in range(self.REPLICAS):
+                g, m = free_port(), free_port()
+                env = {"TABLERO_LISTEN": f"127.0.0.1:{g}", "TABLERO_METRICS_LISTEN": f"127.0.0.1:{m}", **key}
+                if s in DB_SERVICES:
+                    env["TABLERO_DATABASE_URL"] = db.url
+                if s == "matchmaking":  # each replica balances over every replica of the others
+                    for dep in ("rules", "bot", "rating"):
+                        env[f"TABLERO_{dep.upper()}_ADDR"] = "ipv4:" + ",".join(addrs[dep])
+                proc = start_service(s, env)
+                proc.addr = env["TABLERO_LISTEN"]
+                self.procs.append(proc)
+                addrs[s].append(proc.addr)
+                metrics[s].append(f"127.0.0.1:{m}")
+            for proc in self.procs[-self.REPLICAS:]:
+                self.assertEqual(wait_health(proc.addr, 0, 30, proc=proc)[0], 0, proc.output())
+        self.start_prometheus(metrics)
+
+        channels = [grpc.insecure_channel(a) for a in addrs["matchmaking"]]
+        self.addCleanup(lambda: [c.close() for c in channels])
+        stubs = [matchmaking_pb2_grpc.MatchmakingStub(c) for c in channels]
+
+        def guest(i):
+            r = stubs[i % 2].CreateGuest(mm.CreateGuestRequest(display_name=f"Dash {i}"), timeout=20)
+            return [("authorization", f"Bearer {r.token}")]
+
+        def game(i, kind, ranked=False):
+            """A game between two new guests through an invite code, on replica i % 2."""
+            host, other = guest(i), guest(i + 1)
+            stub = stubs[i % 2]
+            room = stub.CreateRoom(mm.CreateRoomRequest(kind=kind, settings=mm.RoomSettings(ranked=ranked)),
+                                   metadata=host, timeout=20)
+            stub.JoinRoom(mm.JoinRoomRequest(invite_code=room.invite_code), metadata=other, timeout=20)
+            g = stub.StartGame(mm.StartGameRequest(room_id=room.id), metadata=host, timeout=20)
+            return stub, g, room, [host, other]
+
+        def play(stub, g, seats, moves):
+            for ply, text in enumerate(moves):
+                stub.MakeMove(mm.MakeMoveRequest(game_id=g.id, expected_ply=ply, move_text=text),
+                              metadata=seats[ply % 2], timeout=20)
+
+        # The truth: 4 chess games (one ranked and over: fool's mate), 1 Chinese Checkers
+        # game; 7 chess moves and one illegal; 3 players watching; 2 shogi tickets waiting.
+        stub, g, _, seats = game(0, common.GAME_KIND_CHESS, ranked=True)
+        play(stub, g, seats, ["f2f3", "e5", "g2g4", "Qh4#"])
+        stub, g, room, seats = game(1, common.GAME_KIND_CHESS)
+        play(stub, g, seats, ["e2e4", "e7e5"])
+        watches = [stub.Watch(mm.WatchRequest(room_id=room.id, after_seq=0), metadata=m, timeout=120)
+                   for m in seats]
+        stub, g, room, seats = game(2, common.GAME_KIND_CHESS)
+        play(stub, g, seats, ["d2d4"])
+        with self.assertRaises(grpc.RpcError) as err:  # black's pawn cannot go three squares
+            stub.MakeMove(mm.MakeMoveRequest(game_id=g.id, expected_ply=1, move_text="e7e4"),
+                          metadata=seats[1], timeout=20)
+        self.assertIn(err.exception.code(), (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION),
+                      err.exception.details())
+        watches.append(stub.Watch(mm.WatchRequest(room_id=room.id, after_seq=0), metadata=seats[0], timeout=120))
+        game(3, common.GAME_KIND_CHESS)
+        game(4, common.GAME_KIND_CHECKERS)
+        for i in (5, 6):
+            stubs[i % 2].JoinQueue(mm.JoinQueueRequest(kind=common.GAME_KIND_SHOGI4, player_count=4),
+                                   metadata=guest(i), timeout=20)
+        def drain(stream):
+            try:
+                for _ in stream:
+                    pass
+            except grpc.RpcError:
+                pass  # cancelled at the end of the test
+
+        for w in watches:  # read each stream in the background so that it stays open
+            threading.Thread(target=drain, args=(w,), daemon=True).start()
+        self.addCleanup(lambda: [w.cancel() for w in watches])
+
+        kinds = {"chess": 0.0, "shogi4": 0.0, "checkers": 0.0}
+        want = {  # panel title -> one {label value: number} per query
+            "Active games per game kind": [("kind", {**kinds, "chess": 3.0, "checkers": 1.0})],
+            "Moves per second per game kind": [("kind", {**kinds, "chess": 7.0})],
+            "Rules: moves applied and refused": [("kind", {**kinds, "chess": 7.0}), ("kind", {**kinds, "chess": 1.0})],
+            "Connected players": [("", {"": 3.0})],
+            "Replicas up per service": [("job", {s: float(self.REPLICAS) for s in SERVICES})],
+            "Quick-match tickets waiting per game kind": [("kind", {**kinds, "shogi4": 2.0})],
+            "Rating outbox: games waiting and the oldest one's age": [("", {"": 0.0}), ("", {"": 0.0})],
+            "Rating updates per pool": [("pool", {"chess": 1.0, "shogi4_singles": 0.0, "shogi4_pairs": 0.0,
+                                                  "checkers": 0.0})],
+        }
+        panels = self.panel_targets()
+        for title in want:
+            self.assertIn(title, panels, "a panel this test knows the truth of was renamed or removed")
+
+        def shown():
+            return {title: [self.by(totals(e), label) for e, (label, _) in zip(panels[title], w)]
+                    for title, w in want.items()}
+        truth = {title: [v for _, v in w] for title, w in want.items()}
+        # Each replica refreshes the gauges it reads from the database every 5 s: first
+        # wait until every replica reports the truth (a panel that summed them would then
+        # show it times the replicas), then read the panels.
+        def every_replica(expr):
+            return sorted(self.series(expr).values())
+        db_wide = {'tablero_matchmaking_active_games{kind="chess"}': 3.0,
+                   'tablero_matchmaking_queue_tickets{kind="shogi4"}': 2.0}
+        ok, got = self.poll(lambda: (lambda r: (r == {e: [v] * self.REPLICAS for e, v in db_wide.items()}, r))(
+            {e: every_replica(e) for e in db_wide}), 40)
+        self.assertTrue(ok, f"replicas' database-wide gauges: {got}")
+        ok, got = self.poll(lambda: (lambda r: (r == truth, r))(shown()), 40)
+        for title in truth:
+            self.assertEqual(got[title], truth[title], f"panel {title!r}: {panels[title]}")
+        # The class of error this guards against: summing a database-wide gauge.
+        self.assertEqual(self.by("sum by (kind) (tablero_matchmaking_active_games)", "kind")["chess"],
+                         3.0 * self.REPLICAS)
+
+        # Per-replica panels show one series per replica of each service.
+        for title in ("CPU per replica", "Resident memory per replica", "Threads and open files per replica"):
+            for e in panels[title]:
+                got = self.series(totals(e))
+                jobs = sorted(dict(k)["job"] for k in got)
+                self.assertEqual(jobs, sorted(SERVICES * self.REPLICAS), f"{title}: {e}")
+                self.assertTrue(all(v > 0 for v in got.values()), f"{title}: {got}")
+        for e in panels["Database connections in use per replica"]:
+            self.assertEqual(sorted(dict(k)["job"] for k in self.series(totals(e))),
+                             sorted(DB_SERVICES * self.REPLICAS), e)
+        # Each bot and rules replica served a share (the matchmaking replicas balance).
+        for s in ("rules",):
+            per = self.by('sum by (instance) (grpc_server_handled_total{job="%s", grpc_method="ApplyMove"})' % s,
+                          "instance")
+            self.assertEqual(len(per), self.REPLICAS, per)
+            self.assertTrue(all(v > 0 for v in per.values()), f"{s}: calls per replica {per}")
 
 
 if __name__ == "__main__":

@@ -368,6 +368,11 @@ TEST_F(MatchmakingLiveTest, QuickMatchPairsTwoWaitingPlayers) {
   EXPECT_EQ(tc.cancel_reason(), "cancelled");
   ASSERT_TRUE(MM_CALL(mm, CancelQueue, &c, cq, &tc).ok());
   EXPECT_EQ(MM_CALL(mm, CancelQueue, &a, cq, &tc).error_code(), Code::PERMISSION_DENIED);
+  // The replica that matched them observed both waits (its own database: no other test's).
+  auto m = HttpGet("127.0.0.1", stack.replica().metrics_port, "/metrics");
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(MetricValue(*m, "tablero_matchmaking_queue_wait_seconds_count{kind=\"chess\"}"), 2);
+  EXPECT_EQ(MetricValue(*m, "tablero_matchmaking_queue_wait_seconds_count{kind=\"checkers\"}"), 0);
 }
 
 // A rating service stand-in: records reports, refuses the first `fail_first` with
@@ -475,6 +480,43 @@ TEST_F(MatchmakingLiveTest, FinishedRankedGameIsReportedOnceThroughTheOutbox) {
   ASSERT_TRUE(m.has_value());
   EXPECT_GE(MetricValue(*m, "tablero_matchmaking_outbox_pending"), 0);
   server->Shutdown();
+}
+
+TEST_F(MatchmakingLiveTest, OutboxLagIsTheAgeOfTheOldestUnsentReport) {
+  Stack stack;
+  stack.rating_addr = "127.0.0.1:" + std::to_string(FreePort());  // nothing listens: kept
+  stack.AddReplica();
+  auto* mm = stack.mm();
+  auto sample = [&](const char* name) {
+    auto m = HttpGet("127.0.0.1", stack.replica().metrics_port, "/metrics");
+    return m ? MetricValue(*m, name) : -2;
+  };
+  EXPECT_EQ(sample("tablero_matchmaking_outbox_oldest_seconds"), 0);
+  v1::RoomSettings st;
+  st.set_ranked(true);
+  Chess c = NewChess(stack, 0, st);
+  StartChess(stack, 0, &c);
+  v1::ResignRequest rs;
+  rs.set_game_id(c.game.id());
+  v1::GameActionResponse ar;
+  ASSERT_TRUE(MM_CALL(mm, Resign, &c.black, rs, &ar).ok());
+  // Counted from the database every 5 s: the report waits, and its age grows.
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  double first = 0;
+  while (std::chrono::steady_clock::now() < until &&
+         (sample("tablero_matchmaking_outbox_pending") != 1 ||
+          (first = sample("tablero_matchmaking_outbox_oldest_seconds")) <= 0)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  ASSERT_GT(first, 0);
+  until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  double later = first;
+  while (std::chrono::steady_clock::now() < until &&
+         (later = sample("tablero_matchmaking_outbox_oldest_seconds")) <= first) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  EXPECT_GT(later, first);
+  EXPECT_EQ(sample("tablero_matchmaking_outbox_pending"), 1);
 }
 
 }  // namespace

@@ -30,6 +30,16 @@ ABSL_FLAG(int, grpc_threads, 32,
 ABSL_FLAG(int, grpc_max_threads, 256,
           "most threads the sync server runs calls on (a burst beyond them waits for a "
           "thread or is refused with RESOURCE_EXHAUSTED); 0: no bound");
+ABSL_FLAG(double, grpc_max_connection_age_seconds, 60,
+          "a client connection is asked to go away (GOAWAY) after this long, give or take "
+          "10%, so that clients resolve the service's name again and spread over replicas "
+          "added since; 0: connections live for ever");
+ABSL_FLAG(double, grpc_max_connection_age_grace_seconds, 600,
+          "after that, calls and streams still open on the connection get this long before "
+          "it is closed (a Watch stream then resumes on a new connection); 0: no limit");
+ABSL_FLAG(double, db_check_seconds, 2,
+          "services with a database: how often a ready replica checks that the database "
+          "answers; it reports NOT_SERVING while it does not (0: never checked)");
 ABSL_FLAG(std::string, log_level, "info", "least severe log level printed: debug|info|warn|error");
 
 extern char** environ;

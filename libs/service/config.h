@@ -24,6 +24,12 @@ ABSL_DECLARE_FLAG(int, max_message_bytes);  // largest request accepted
 ABSL_DECLARE_FLAG(int, grpc_threads);       // idle sync-server threads kept
 ABSL_DECLARE_FLAG(int, grpc_max_threads);   // most sync-server threads
 ABSL_DECLARE_FLAG(std::string, log_level);  // debug, info, warn, error
+// Servers end client connections after this age (plus jitter) and grace: clients then
+// resolve the name again and balance over replicas added since (channel.h).
+ABSL_DECLARE_FLAG(double, grpc_max_connection_age_seconds);
+ABSL_DECLARE_FLAG(double, grpc_max_connection_age_grace_seconds);
+// Services with a database: readiness follows a check of it this often.
+ABSL_DECLARE_FLAG(double, db_check_seconds);
 
 namespace tablero::service {
 

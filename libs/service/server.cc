@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/service/config.h"
 #include "libs/service/log.h"
+#include "libs/service/process_metrics.h"
 #include "libs/version/version.h"
 
 namespace tablero::service {
@@ -33,6 +34,9 @@ ServerOptions OptionsFromFlags() {
   o.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   o.threads = absl::GetFlag(FLAGS_grpc_threads);
   o.max_threads = absl::GetFlag(FLAGS_grpc_max_threads);
+  o.max_connection_age = absl::Seconds(absl::GetFlag(FLAGS_grpc_max_connection_age_seconds));
+  o.max_connection_age_grace =
+      absl::Seconds(absl::GetFlag(FLAGS_grpc_max_connection_age_grace_seconds));
   Level level;
   if (ParseLogLevel(absl::GetFlag(FLAGS_log_level), &level)) SetLogLevel(level);
   return o;
@@ -51,6 +55,7 @@ Server::Server(std::string name, ServerOptions options)
       .Register(*registry_)
       .Add({{"version", std::string(Version())}, {"commit", std::string(Commit())}})
       .Set(1);
+  collectables_.push_back(ProcessMetrics());
   // Every thread created from now on inherits the mask, so only Wait() sees the signals.
   sigset_t set = StopSignals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
@@ -89,6 +94,19 @@ absl::Status Server::Start() {
     builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS,
                                 options_.threads);
   }
+  if (options_.max_connection_age > absl::ZeroDuration()) {
+    // Clients balance over the addresses they resolved (channel.h) and resolve again only
+    // when a connection ends: ending every connection after an age is what lets replicas
+    // started later (autoscaling, a rollout) take their share. gRPC adds +-10% jitter.
+    builder.AddChannelArgument(
+        GRPC_ARG_MAX_CONNECTION_AGE_MS,
+        static_cast<int>(absl::ToInt64Milliseconds(options_.max_connection_age)));
+    if (options_.max_connection_age_grace > absl::ZeroDuration()) {
+      builder.AddChannelArgument(
+          GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS,
+          static_cast<int>(absl::ToInt64Milliseconds(options_.max_connection_age_grace)));
+    }
+  }
   if (options_.max_threads > 0) {
     // The sync server otherwise starts a thread for every call in flight: a burst of
     // thousands of calls would be thousands of threads. Callback methods (Watch, the
@@ -126,10 +144,17 @@ void Server::SetReady(bool ready) {
   if (server_ == nullptr) return;
   grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
   if (health == nullptr) return;
+  absl::MutexLock lock(&mu_);
+  if (ready && draining_) return;
   health->SetServingStatus("", ready);
   for (auto& [svc, full_name] : services_) health->SetServingStatus(full_name, ready);
   if (ready != ready_) LogInfo(ready ? "serving" : "not serving");
   ready_ = ready;
+}
+
+bool Server::ready() const {
+  absl::MutexLock lock(&mu_);
+  return ready_;
 }
 
 int Server::Wait() {
@@ -138,6 +163,10 @@ int Server::Wait() {
   sigwait(&set, &sig);
   LogInfo("draining", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"},
                        {"deadline_s", absl::StrCat(absl::ToDoubleSeconds(options_.drain))}});
+  {
+    absl::MutexLock lock(&mu_);
+    draining_ = true;
+  }
   SetReady(false);
   for (auto& fn : on_drain_) fn();
   server_->Shutdown(std::chrono::system_clock::now() + absl::ToChronoMilliseconds(options_.drain));

@@ -24,7 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "libs/service/boundary.h"
 #include "libs/service/metrics.h"
@@ -37,7 +39,9 @@ class Exposer;
 namespace tablero::service {
 
 // Health service name that reports SERVING as long as the process runs (for liveness
-// probes); "" and each API service name report readiness.
+// and startup probes); "" and each API service name report readiness: NOT_SERVING until
+// the service says it is ready, while its database is unreachable (services with one) and
+// while draining.
 inline constexpr char kLivenessService[] = "liveness";
 
 struct ServerOptions {
@@ -47,6 +51,9 @@ struct ServerOptions {
   int max_message_bytes = 0;   // from --max_message_bytes
   int threads = 0;             // from --grpc_threads; 0 = gRPC's default
   int max_threads = 0;         // from --grpc_max_threads; 0 = no bound
+  // From --grpc_max_connection_age_seconds and _grace_seconds; zero: gRPC's default
+  // (connections live for ever).
+  absl::Duration max_connection_age, max_connection_age_grace;
 };
 // Options from the shared flags.
 ServerOptions OptionsFromFlags();
@@ -73,8 +80,9 @@ class Server {
   // Binds and starts; every service reports NOT_SERVING until SetReady(true).
   absl::Status Start();
   int port() const { return port_; }
+  // Readiness (ignored once draining has begun: a draining replica stays NOT_SERVING).
   void SetReady(bool ready);
-  bool ready() const { return ready_; }
+  bool ready() const;
 
   // Waits for SIGTERM/SIGINT, then drains: NOT_SERVING, stream hooks, Shutdown with the
   // drain deadline (in-flight calls finish; later ones are cancelled). Returns 0.
@@ -93,7 +101,9 @@ class Server {
   std::vector<std::function<void()>> on_drain_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
-  bool ready_ = false;
+  mutable absl::Mutex mu_;
+  bool ready_ ABSL_GUARDED_BY(mu_) = false;
+  bool draining_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace tablero::service

@@ -3,6 +3,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "absl/strings/str_cat.h"
+#include "libs/service/channel.h"
 #include "libs/service/log.h"
 #include "libs/service/request_id.h"
 #include "libs/service/status.h"
@@ -57,19 +58,15 @@ Applied TakeApplied(Resp* resp) {
 }  // namespace
 
 void MatchmakingService::ConnectBackends() {
-  grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(16 << 20);
+  // Round robin over every replica of each service (libs/service/channel.h).
   if (!config_.rules_addr.empty()) {
-    rules_ = v1::Rules::NewStub(
-        grpc::CreateCustomChannel(config_.rules_addr, grpc::InsecureChannelCredentials(), args));
+    rules_ = v1::Rules::NewStub(service::ServiceChannel(config_.rules_addr));
   }
   if (!config_.bot_addr.empty()) {
-    bot_ = v1::Bot::NewStub(
-        grpc::CreateCustomChannel(config_.bot_addr, grpc::InsecureChannelCredentials(), args));
+    bot_ = v1::Bot::NewStub(service::ServiceChannel(config_.bot_addr));
   }
   if (!config_.rating_addr.empty()) {
-    rating_ = v1::Rating::NewStub(
-        grpc::CreateCustomChannel(config_.rating_addr, grpc::InsecureChannelCredentials(), args));
+    rating_ = v1::Rating::NewStub(service::ServiceChannel(config_.rating_addr));
   }
 }
 

@@ -1,5 +1,7 @@
 // The matchmaking service binary: flags/env config, Postgres schema "matchmaking" migrated at
 // start-up, health, reflection, metrics, graceful shutdown (libs/service, libs/pg).
+#include <mutex>
+
 #include "absl/flags/flag.h"
 #include "libs/pg/bootstrap.h"
 #include "libs/pg/pool_metrics.h"
@@ -86,10 +88,13 @@ int main(int argc, char** argv) {
   const std::string url = absl::GetFlag(FLAGS_database_url);
   tablero::pg::Bootstrap db(url.empty() ? url : config.database_url, "matchmaking",
                             tablero::pg::MatchmakingMigrations());
-  db.Start([&server, &service](bool ready) {
-    if (ready) service.StartBackground();
-    server.SetReady(ready);
-  });
+  std::once_flag background;  // ready(true) comes again each time the database returns
+  db.Start(
+      [&server, &service, &background](bool ready) {
+        if (ready) std::call_once(background, [&service] { service.StartBackground(); });
+        server.SetReady(ready);
+      },
+      absl::Seconds(absl::GetFlag(FLAGS_db_check_seconds)));
   int rc = server.Wait();
   db.Stop();
   service.Drain();

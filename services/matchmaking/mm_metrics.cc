@@ -7,6 +7,16 @@ Metrics::Metrics(prometheus::Registry& r) {
                      .Name("tablero_matchmaking_active_games")
                      .Help("Games running, by kind (counted from the database)")
                      .Register(r);
+  auto& tickets = prometheus::BuildGauge()
+                      .Name("tablero_matchmaking_queue_tickets")
+                      .Help("Quick-match tickets waiting, by kind (counted from the database)")
+                      .Register(r);
+  auto& wait = prometheus::BuildHistogram()
+                   .Name("tablero_matchmaking_queue_wait_seconds")
+                   .Help(
+                       "Quick-match wait from JoinQueue to the match, by kind (tickets this "
+                       "replica matched)")
+                   .Register(r);
   auto& moves_f = prometheus::BuildCounter()
                       .Name("tablero_matchmaking_moves_total")
                       .Help("Moves committed by this replica, by kind")
@@ -15,6 +25,9 @@ Metrics::Metrics(prometheus::Registry& r) {
   for (int k = 1; k < 4; ++k) {
     active_games[k] = &active.Add({{"kind", kinds[k]}});
     moves[k] = &moves_f.Add({{"kind", kinds[k]}});
+    queue_tickets[k] = &tickets.Add({{"kind", kinds[k]}});
+    queue_wait[k] = &wait.Add({{"kind", kinds[k]}}, prometheus::Histogram::BucketBoundaries{
+                                                        1, 2.5, 5, 10, 20, 30, 60, 120, 300});
   }
   connected_players = &prometheus::BuildGauge()
                            .Name("tablero_matchmaking_connected_players")
@@ -33,6 +46,14 @@ Metrics::Metrics(prometheus::Registry& r) {
                         .Help("Finished ranked games not yet acknowledged by the rating service")
                         .Register(r)
                         .Add({});
+  outbox_oldest_seconds =
+      &prometheus::BuildGauge()
+           .Name("tablero_matchmaking_outbox_oldest_seconds")
+           .Help(
+               "Age of the oldest finished ranked game not yet acknowledged by the rating "
+               "service (0: none waits)")
+           .Register(r)
+           .Add({});
   auto& commits =
       prometheus::BuildCounter()
           .Name("tablero_matchmaking_move_commits_total")

@@ -21,6 +21,12 @@ struct Metrics {
   prometheus::Counter* takeover_timeout = nullptr;  // {reason="timeout"}
   prometheus::Counter* takeover_left = nullptr;     // {reason="left"}
   prometheus::Gauge* outbox_pending = nullptr;
+  // Age of the oldest finished game still waiting in the outbox (0 when it is empty).
+  prometheus::Gauge* outbox_oldest_seconds = nullptr;
+  // Quick match, by game kind: tickets waiting (database-wide, like active_games) and the
+  // wait from JoinQueue to the match of the tickets this replica matched.
+  prometheus::Gauge* queue_tickets[4] = {};
+  prometheus::Histogram* queue_wait[4] = {};
   // Moves and actions committed in one call (commit_move) or in a transaction (game ends,
   // reclaims, resignations and draws).
   prometheus::Counter* commits_one_call = nullptr;     // {path="one_call"}

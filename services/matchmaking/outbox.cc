@@ -54,7 +54,13 @@ void MatchmakingService::DeliverOutbox() {
 
 void MatchmakingService::CountOutbox() {
   (void)Tx([&](pqxx::work& w) {
-    metrics_->outbox_pending->Set(w.exec("SELECT count(*) FROM outbox")[0][0].as<double>());
+    // A game enters the outbox in the transaction that finishes it: its age there is the
+    // time since the game's end.
+    pqxx::row r = w.exec1(
+        "SELECT count(*)::float8, coalesce(extract(epoch FROM now() - min(g.finished_at)), "
+        "0)::float8 FROM outbox o LEFT JOIN games g ON g.id = o.game_id");
+    metrics_->outbox_pending->Set(r[0].as<double>());
+    metrics_->outbox_oldest_seconds->Set(r[1].as<double>());
     return absl::OkStatus();
   });
 }

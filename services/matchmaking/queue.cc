@@ -195,13 +195,16 @@ void MatchmakingService::MatchQueue() {
   });
   if (!s.ok()) return;
   for (const std::string& key : keys) {
-    (void)Tx([&](pqxx::work& w) -> absl::Status {
+    std::vector<double> waits;  // of the tickets matched, observed once committed
+    int matched_kind = 0;
+    absl::Status done = Tx([&](pqxx::work& w) -> absl::Status {
+      waits.clear();
       pqxx::result lock = w.exec_params("SELECT pg_try_advisory_xact_lock(hashtext($1))",
                                         "tablero.matchmaking.queue." + key);
       if (!lock[0][0].as<bool>()) return absl::OkStatus();
       struct T {
         std::string id, player;
-        double rating, window;
+        double rating, waited, window;
       };
       std::vector<T> waiting;
       int count = 0, kind = 0;
@@ -212,9 +215,10 @@ void MatchmakingService::MatchQueue() {
                "ORDER BY created_at FOR UPDATE",
                key)) {
         waiting.push_back(T{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<double>(),
-                            Window(r[3].as<double>())});
+                            r[3].as<double>(), Window(r[3].as<double>())});
         count = r[4].as<int>();
         kind = r[5].as<int>();
+        matched_kind = kind;
         opts = Parse<v1::RoomSettings>(r[6]);
       }
       std::vector<bool> used(waiting.size());
@@ -237,7 +241,10 @@ void MatchmakingService::MatchQueue() {
           group.push_back(c);
         }
         if (static_cast<int>(group.size()) < count) continue;
-        for (size_t g : group) used[g] = true;
+        for (size_t g : group) {
+          used[g] = true;
+          waits.push_back(waiting[g].waited);
+        }
         // A quick-match room: ranked, fixed settings, everyone a PLAYER member.
         std::string room_id = NewId();
         v1::RoomSettings settings = opts;
@@ -272,6 +279,9 @@ void MatchmakingService::MatchQueue() {
       }
       return absl::OkStatus();
     });
+    if (done.ok() && matched_kind >= 1 && matched_kind <= 3) {
+      for (double wait : waits) metrics_->queue_wait[matched_kind]->Observe(wait);
+    }
   }
 }
 

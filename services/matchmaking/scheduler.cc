@@ -76,6 +76,13 @@ void MatchmakingService::CountActiveGames() {
       if (k >= 1 && k <= 3) n[k] = r[1].as<int64_t>();
     }
     for (int k = 1; k <= 3; ++k) metrics_->active_games[k]->Set(static_cast<double>(n[k]));
+    int64_t q[4] = {0, 0, 0, 0};
+    for (const auto& r :
+         w.exec("SELECT kind, count(*) FROM tickets WHERE status = 1 GROUP BY kind")) {
+      int k = r[0].as<int>();
+      if (k >= 1 && k <= 3) q[k] = r[1].as<int64_t>();
+    }
+    for (int k = 1; k <= 3; ++k) metrics_->queue_tickets[k]->Set(static_cast<double>(q[k]));
     return absl::OkStatus();
   });
 }

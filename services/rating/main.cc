@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
   if (!server.Start().ok()) return 1;
   tablero::pg::Bootstrap db(absl::GetFlag(FLAGS_database_url), "rating",
                             tablero::pg::RatingMigrations());
-  db.Start([&server](bool ready) { server.SetReady(ready); });
+  db.Start([&server](bool ready) { server.SetReady(ready); },
+           absl::Seconds(absl::GetFlag(FLAGS_db_check_seconds)));
   int rc = server.Wait();
   db.Stop();
   return rc;

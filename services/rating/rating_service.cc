@@ -57,7 +57,7 @@ RatingService::RatingService(Store* store, prometheus::Registry& registry) : sto
                       .Name("tablero_rating_tx_retries_total")
                       .Help(
                           "Rating transactions run again: reason=new_player (a new player's "
-                          "first games raced), deadlock (never expected), other")
+                          "first games raced), deadlock (never expected)")
                       .Register(registry);
   retry_new_player_ = &retries.Add({{"reason", "new_player"}});
   retry_deadlock_ = &retries.Add({{"reason", "deadlock"}});
