@@ -160,7 +160,7 @@ class EndToEnd(unittest.TestCase):
         room = self.mm.CreateRoom(mm.CreateRoomRequest(kind=common.GAME_KIND_CHESS,
                                                        settings=mm.RoomSettings(ranked=True)),
                                   metadata=white, timeout=20)
-        self.assertEqual(room.state, mm.Room.LOBBY)
+        self.assertEqual(room.state, mm.Room.STATE_LOBBY)
         self.assertTrue(room.settings.ranked)
         self.assertRegex(room.invite_code, r"^[A-HJ-NP-Z2-9]{8}$")
         self.assertEqual(room.invite_url, f"/join/{room.invite_code}")
@@ -169,7 +169,7 @@ class EndToEnd(unittest.TestCase):
         code = room.invite_code.lower()
         joined = self.mm.JoinRoom(mm.JoinRoomRequest(invite_code=code[:4] + "-" + code[4:]),
                                   metadata=black, timeout=20)
-        self.assertEqual(joined.role, mm.Member.PLAYER)
+        self.assertEqual(joined.role, mm.Member.ROLE_PLAYER)
         self.assertEqual([m.player_id for m in joined.room.members], [white_id, black_id])
 
         # A spectator-side watcher follows the room from its first event.
@@ -213,7 +213,7 @@ class EndToEnd(unittest.TestCase):
         self.assertTrue(r.game.result.over)
         self.assertEqual(r.game.result.reason, "checkmate")
         self.assertEqual(list(r.game.result.places), [2, 1])
-        self.assertEqual(r.events[-1].type, common.PlayEvent.GAME_OVER)
+        self.assertEqual(r.events[-1].type, common.PlayEvent.TYPE_GAME_OVER)
 
         # The watcher saw the whole game in order, ending with game_over.
         self.assertTrue(done.wait(20), "watch stream did not deliver game_over")
@@ -233,13 +233,13 @@ class EndToEnd(unittest.TestCase):
         self.assertIn('[White "Py White"]', pgn)
         self.assertIn('[Result "0-1"]', pgn)
         self.assertIn("Qh4#", pgn)
-        mine = self.mm.ListGames(mm.ListPlayerGamesRequest(), metadata=black, timeout=20)
+        mine = self.mm.ListPlayerGames(mm.ListPlayerGamesRequest(), metadata=black, timeout=20)
         self.assertEqual([g.game_id for g in mine.games], [game.id])
 
         # Ratings: the outbox delivers the result to the rating service.
         def chess(pid):
             r = self.rating.GetRatings(rating.GetRatingsRequest(player_id=pid), timeout=20)
-            return next(p for p in r.ratings if p.pool == rating.CHESS)
+            return next(p for p in r.ratings if p.pool == rating.RATING_POOL_CHESS)
 
         until = time.time() + 30
         while chess(white_id).games == 0 or chess(black_id).games == 0:
@@ -251,7 +251,7 @@ class EndToEnd(unittest.TestCase):
         self.assertGreater(b.rating, 1500)
         self.assertAlmostEqual(w.rating + b.rating, 3000, delta=1e-6)
         self.assertTrue(w.provisional)
-        hist = self.rating.GetHistory(rating.GetHistoryRequest(player_id=black_id, pool=rating.CHESS),
+        hist = self.rating.GetHistory(rating.GetHistoryRequest(player_id=black_id, pool=rating.RATING_POOL_CHESS),
                                       timeout=20)
         self.assertEqual([(h.game_id, h.place) for h in hist.entries], [(game.id, 1)])
 

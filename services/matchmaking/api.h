@@ -20,30 +20,30 @@
 namespace tablero::matchmaking {
 
 // Every unary method: name, request and response types.
-#define TABLERO_MATCHMAKING_UNARY(X)                               \
-  X(CreateGuest, CreateGuestRequest, CreateGuestResponse)          \
-  X(UpdateGuest, UpdateGuestRequest, Player)                       \
-  X(GetMe, GetMeRequest, GetMeResponse)                            \
-  X(GetPlayers, GetPlayersRequest, GetPlayersResponse)             \
-  X(CreateRoom, CreateRoomRequest, Room)                           \
-  X(GetRoom, GetRoomRequest, Room)                                 \
-  X(JoinRoom, JoinRoomRequest, JoinRoomResponse)                   \
-  X(LeaveRoom, LeaveRoomRequest, LeaveRoomResponse)                \
-  X(UpdateRoomSettings, UpdateRoomSettingsRequest, Room)           \
-  X(StartGame, StartGameRequest, Game)                             \
-  X(Rematch, RematchRequest, Game)                                 \
-  X(GetGame, GetGameRequest, Game)                                 \
-  X(MakeMove, MakeMoveRequest, MakeMoveResponse)                   \
-  X(ListLegalMoves, ListLegalMovesRequest, ListLegalMovesResponse) \
-  X(Resign, ResignRequest, GameActionResponse)                     \
-  X(OfferDraw, OfferDrawRequest, GameActionResponse)               \
-  X(RespondDraw, RespondDrawRequest, GameActionResponse)           \
-  X(ClaimDraw, ClaimDrawRequest, GameActionResponse)               \
-  X(ListGames, ListPlayerGamesRequest, ListPlayerGamesResponse)    \
-  X(GetGameMoves, GetGameMovesRequest, GetGameMovesResponse)       \
-  X(ExportPgn, ExportPgnRequest, ExportPgnResponse)                \
-  X(JoinQueue, JoinQueueRequest, Ticket)                           \
-  X(GetTicket, GetTicketRequest, Ticket)                           \
+#define TABLERO_MATCHMAKING_UNARY(X)                                  \
+  X(CreateGuest, CreateGuestRequest, CreateGuestResponse)             \
+  X(UpdateGuest, UpdateGuestRequest, Player)                          \
+  X(GetMe, GetMeRequest, GetMeResponse)                               \
+  X(GetPlayers, GetPlayersRequest, GetPlayersResponse)                \
+  X(CreateRoom, CreateRoomRequest, Room)                              \
+  X(GetRoom, GetRoomRequest, Room)                                    \
+  X(JoinRoom, JoinRoomRequest, JoinRoomResponse)                      \
+  X(LeaveRoom, LeaveRoomRequest, LeaveRoomResponse)                   \
+  X(UpdateRoomSettings, UpdateRoomSettingsRequest, Room)              \
+  X(StartGame, StartGameRequest, Game)                                \
+  X(Rematch, RematchRequest, Game)                                    \
+  X(GetGame, GetGameRequest, Game)                                    \
+  X(MakeMove, MakeMoveRequest, MakeMoveResponse)                      \
+  X(ListLegalMoves, ListLegalMovesRequest, ListLegalMovesResponse)    \
+  X(Resign, ResignRequest, GameActionResponse)                        \
+  X(OfferDraw, OfferDrawRequest, GameActionResponse)                  \
+  X(RespondDraw, RespondDrawRequest, GameActionResponse)              \
+  X(ClaimDraw, ClaimDrawRequest, GameActionResponse)                  \
+  X(ListPlayerGames, ListPlayerGamesRequest, ListPlayerGamesResponse) \
+  X(GetGameMoves, GetGameMovesRequest, GetGameMovesResponse)          \
+  X(ExportPgn, ExportPgnRequest, ExportPgnResponse)                   \
+  X(JoinQueue, JoinQueueRequest, Ticket)                              \
+  X(GetTicket, GetTicketRequest, Ticket)                              \
   X(CancelQueue, CancelQueueRequest, Ticket)
 
 class MatchmakingApi final

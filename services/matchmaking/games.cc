@@ -14,7 +14,7 @@ namespace {
 std::vector<std::string> PlayerMembers(const v1::Room& room) {
   std::vector<std::string> out;
   for (const auto& m : room.members()) {
-    if (m.role() == v1::Member::PLAYER) out.push_back(m.player_id());
+    if (m.role() == v1::Member::ROLE_PLAYER) out.push_back(m.player_id());
   }
   return out;
 }
@@ -52,8 +52,8 @@ absl::StatusOr<Startable> LockStartable(pqxx::work& w, const std::string& room_i
     return absl::PermissionDeniedError(absl::StrCat("only the host may ", action));
   }
   if (st.room.state() != want) {
-    return absl::FailedPreconditionError(st.room.state() == v1::Room::PLAYING ? if_playing
-                                                                              : otherwise);
+    return absl::FailedPreconditionError(st.room.state() == v1::Room::STATE_PLAYING ? if_playing
+                                                                                    : otherwise);
   }
   auto range = Seats(st.room.kind());
   if (!range.ok()) return range.status();
@@ -91,7 +91,7 @@ grpc::Status MatchmakingService::StartGame(grpc::ServerContextBase* ctx,
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
   absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
-    auto st = LockStartable(w, req->room_id(), caller->id, "start the game", v1::Room::LOBBY,
+    auto st = LockStartable(w, req->room_id(), caller->id, "start the game", v1::Room::STATE_LOBBY,
                             "a game is already running", "the room has played: use Rematch");
     if (!st.ok()) return st.status();
     const v1::Room& room = st->room;
@@ -111,7 +111,7 @@ grpc::Status MatchmakingService::Rematch(grpc::ServerContextBase* ctx,
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
   absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     auto st =
-        LockStartable(w, req->room_id(), caller->id, "start a rematch", v1::Room::FINISHED,
+        LockStartable(w, req->room_id(), caller->id, "start a rematch", v1::Room::STATE_FINISHED,
                       "a game is still running", "no game has been played yet: use StartGame");
     if (!st.ok()) return st.status();
     const v1::Room& room = st->room;

@@ -111,8 +111,8 @@ class MatchmakingService final {
   grpc::Status ClaimDraw(grpc::ServerContextBase*, const v1::ClaimDrawRequest*,
                          v1::GameActionResponse*);
   // History.
-  grpc::Status ListGames(grpc::ServerContextBase*, const v1::ListPlayerGamesRequest*,
-                         v1::ListPlayerGamesResponse*);
+  grpc::Status ListPlayerGames(grpc::ServerContextBase*, const v1::ListPlayerGamesRequest*,
+                               v1::ListPlayerGamesResponse*);
   grpc::Status GetGameMoves(grpc::ServerContextBase*, const v1::GetGameMovesRequest*,
                             v1::GetGameMovesResponse*);
   grpc::Status ExportPgn(grpc::ServerContextBase*, const v1::ExportPgnRequest*,

@@ -21,11 +21,11 @@ namespace {
 double Window(double waited) { return std::min(100.0 + 25.0 * std::max(0.0, waited), 800.0); }
 
 v1::RatingPool PoolOf(v1::GameKind kind, const v1::RoomSettings& opts) {
-  if (kind == v1::GAME_KIND_CHESS) return v1::CHESS;
-  if (kind == v1::GAME_KIND_CHECKERS) return v1::CHECKERS;
+  if (kind == v1::GAME_KIND_CHESS) return v1::RATING_POOL_CHESS;
+  if (kind == v1::GAME_KIND_CHECKERS) return v1::RATING_POOL_CHECKERS;
   auto it = opts.options().find("format");
-  return it != opts.options().end() && it->second == "pairs" ? v1::SHOGI4_PAIRS
-                                                             : v1::SHOGI4_SINGLES;
+  return it != opts.options().end() && it->second == "pairs" ? v1::RATING_POOL_SHOGI4_PAIRS
+                                                             : v1::RATING_POOL_SHOGI4_SINGLES;
 }
 
 void FillTicket(const pqxx::row& r, v1::Ticket* t) {
@@ -163,7 +163,7 @@ grpc::Status MatchmakingService::CancelQueue(grpc::ServerContextBase* ctx,
     if (r[0][0].as<std::string>() != caller->id) {
       return absl::PermissionDeniedError("not your ticket");
     }
-    if (r[0][1].as<int>() == v1::Ticket::MATCHED) {
+    if (r[0][1].as<int>() == v1::Ticket::STATUS_MATCHED) {
       return absl::FailedPreconditionError("already matched: the game has started");
     }
     w.exec_params(

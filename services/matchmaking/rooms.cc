@@ -60,8 +60,8 @@ grpc::Status MatchmakingService::CreateRoom(grpc::ServerContextBase* ctx,
       if (attempt == 10) return absl::InternalError("could not allocate an invite code");
     }
     w.exec_params("INSERT INTO members (room_id, player_id, role) VALUES ($1, $2, $3)", id,
-                  caller->id, static_cast<int>(v1::Member::PLAYER));
-    std::vector<v1::RoomEvent> ev = {Joined(w, id, caller->id, v1::Member::PLAYER)};
+                  caller->id, static_cast<int>(v1::Member::ROLE_PLAYER));
+    std::vector<v1::RoomEvent> ev = {Joined(w, id, caller->id, v1::Member::ROLE_PLAYER)};
     if (auto seq = AppendEvents(w, id, &ev); !seq.ok()) return seq.status();
     return LoadRoom(w, id, resp);
   });
@@ -143,15 +143,15 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
     }
     auto range = Seats(kind);
     if (!range.ok()) return range.status();
-    v1::Member::Role role = v1::Member::SPECTATOR;
+    v1::Member::Role role = v1::Member::ROLE_SPECTATOR;
     bool seated = false;
-    if (state == v1::Room::PLAYING) {
+    if (state == v1::Room::STATE_PLAYING) {
       seated = !w.exec_params("SELECT 1 FROM seats WHERE game_id = $1 AND player_id = $2", game_id,
                               caller->id)
                     .empty();
-      if (seated) role = v1::Member::PLAYER;
+      if (seated) role = v1::Member::ROLE_PLAYER;
     } else if (counts[0][1].as<int>() < range->max) {
-      role = v1::Member::PLAYER;
+      role = v1::Member::ROLE_PLAYER;
     }
     w.exec_params("INSERT INTO members (room_id, player_id, role) VALUES ($1, $2, $3)", room_id,
                   caller->id, static_cast<int>(role));
@@ -197,7 +197,7 @@ grpc::Status MatchmakingService::LeaveRoom(grpc::ServerContextBase* ctx,
       w.exec_params("UPDATE rooms SET host_id = $2 WHERE id = $1", req->room_id(), new_host);
       ev[0].mutable_member_left()->set_new_host_player_id(new_host);
     }
-    if (state == v1::Room::PLAYING) {
+    if (state == v1::Room::STATE_PLAYING) {
       if (auto st = LeftSeat(w, game_id, caller->id, &ev, metrics_); !st.ok()) return st;
     }
     for (auto& e : ev) e.set_game_id(game_id);
@@ -226,7 +226,7 @@ grpc::Status MatchmakingService::UpdateRoomSettings(grpc::ServerContextBase* ctx
     if (room.quick_match()) {
       return absl::FailedPreconditionError("quick-match rooms have fixed settings");
     }
-    if (room.state() == v1::Room::PLAYING) {
+    if (room.state() == v1::Room::STATE_PLAYING) {
       return absl::FailedPreconditionError("a game is running: change the settings after it ends");
     }
     if (req->has_expected_settings_version() &&

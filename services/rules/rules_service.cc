@@ -346,7 +346,7 @@ grpc::Status RulesService::ApplyAction(grpc::ServerContextBase* ctx,
   if (!action.ok()) return ToGrpc(action.status());
   if (absl::Status s = CheckMoveText(req->move_text()); !s.ok()) return ToGrpc(s);
   if (!req->move_text().empty() && *action != game::Action::kClaimDraw) {
-    return ToGrpc(absl::InvalidArgumentError("move_text is only for CLAIM_DRAW"));
+    return ToGrpc(absl::InvalidArgumentError("move_text is only for ACTION_CLAIM_DRAW"));
   }
   auto g = LoadFor(*ctx, req->kind(), req->state());
   if (!g.ok()) return ToGrpc(g.status());

@@ -126,7 +126,7 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
   }, () => {});
 
   const games = h("ul", { class: "my-games", "data-testid": "my-games" });
-  matchmaking.listGames({ pageSize: 10 }).then((r) => {
+  matchmaking.listPlayerGames({ pageSize: 10 }).then((r) => {
     games.replaceChildren(...r.games.map((g) =>
       h("li", {}, h("a", { href: g.result?.over ? `/replay/${g.gameId}` : `/room/${g.roomId}`, "data-link": true },
         `${kindInfo(g.kind).label} · ${g.seats.map((s) => s.displayName).join(" vs ")} · ${g.result?.over ? g.result.reason.replace(/_/g, " ") : "playing"}`))));
