@@ -21,10 +21,9 @@ grpc::Status MatchmakingService::Act(grpc::ServerContextBase* ctx, const std::st
   if (!r.ok()) return ToGrpc(r.status());
   GameRow g = std::move(*r);
   int seat = g.SeatOf(caller->id);
-  if (seat < 0) return ToGrpc(absl::PermissionDeniedError("you hold no seat in this game"));
-  if (g.over) return ToGrpc(absl::FailedPreconditionError("the game is over"));
+  if (absl::Status s = CheckSeated(g, seat); !s.ok()) return ToGrpc(s);
   if (expected_ply != nullptr && expected_ply->value() != g.ply) {
-    return ToGrpc(absl::AbortedError(absl::StrCat("stale claim: the game is at ply ", g.ply)));
+    return ToGrpc(StalePly(absl::StrCat("stale claim: the game is at ply ", g.ply)));
   }
   if (action == v1::ACTION_RESIGN && g.kind == v1::GAME_KIND_SHOGI4) {
     return ToGrpc(absl::FailedPreconditionError("four-player shogi has no resignation"));

@@ -65,6 +65,11 @@ class MatchmakingApi final
     return service_->Watch(ctx, request);
   }
 
+  grpc::ServerWriteReactor<v1::Ticket>* WatchTicket(grpc::CallbackServerContext* ctx,
+                                                    const v1::WatchTicketRequest* req) override {
+    return service_->WatchTicket(ctx, req);
+  }
+
   // Calls waiting for a worker.
   size_t queued() const { return work_.queued(); }
 

@@ -177,15 +177,15 @@ grpc::Status MatchmakingService::MakeMove(grpc::ServerContextBase* ctx,
   if (!r.ok()) return ToGrpc(r.status());
   GameRow g = std::move(*r);
   int seat = g.SeatOf(caller->id);
-  if (seat < 0) return ToGrpc(absl::PermissionDeniedError("you hold no seat in this game"));
-  if (g.over) return ToGrpc(absl::FailedPreconditionError("the game is over"));
+  if (absl::Status s = CheckSeated(g, seat); !s.ok()) return ToGrpc(s);
   if (req->expected_ply() != g.ply) {
-    return ToGrpc(absl::AbortedError(
+    return ToGrpc(StalePly(
         absl::StrCat("stale move: the game is at ply ", g.ply, ", not ", req->expected_ply())));
   }
   if (g.to_move != seat) {
-    return ToGrpc(absl::FailedPreconditionError(
-        absl::StrCat("not your turn: seat ", g.to_move, " is to move")));
+    return ToGrpc(service::WithReason(absl::FailedPreconditionError(absl::StrCat(
+                                          "not your turn: seat ", g.to_move, " is to move")),
+                                      service::reason::kNotYourTurn));
   }
   auto applied = RulesMove(g, req->move_text(), nullptr, service::RequestId(*ctx));
   if (!applied.ok()) return ToGrpc(applied.status());

@@ -11,6 +11,22 @@
 
 namespace tablero::matchmaking {
 
+absl::Status CheckSeated(const GameRow& g, int seat) {
+  if (seat < 0) {
+    return service::WithReason(absl::PermissionDeniedError("you hold no seat in this game"),
+                               service::reason::kNotSeated);
+  }
+  if (g.over) {
+    return service::WithReason(absl::FailedPreconditionError("the game is over"),
+                               service::reason::kGameOver);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status StalePly(absl::string_view message) {
+  return service::WithReason(absl::AbortedError(message), service::reason::kStalePly);
+}
+
 namespace {
 double turn_time_scale = 1.0;
 double grace_seconds = 60;
@@ -290,7 +306,7 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
                          to_move, Bytes(a.state), Bytes(a.view), Bytes(a.result), over, deadline);
   }
   if (r.empty()) {
-    return absl::AbortedError("the game moved on meanwhile: re-read it (GetGame) and decide again");
+    return StalePly("the game moved on meanwhile: re-read it (GetGame) and decide again");
   }
   std::vector<v1::RoomEvent> ev;
   // A player moving on a seat the CPU was holding takes it back (rare: then the snapshot
@@ -425,8 +441,7 @@ absl::StatusOr<std::optional<std::vector<v1::RoomEvent>>> CommitInOneCall(
     if (verdict == "seq") continue;  // other events came first: number ours after them
     if (verdict == "gone") return absl::NotFoundError("room not found");
     if (verdict != "ok") {
-      return absl::AbortedError(
-          "the game moved on meanwhile: re-read it (GetGame) and decide again");
+      return StalePly("the game moved on meanwhile: re-read it (GetGame) and decide again");
     }
     snap.set_seq(seq0 + static_cast<int64_t>(ev.size()));
     *out = std::move(snap);

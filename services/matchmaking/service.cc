@@ -13,7 +13,8 @@ MatchmakingService::MatchmakingService(Config config, Metrics* metrics)
       metrics_(metrics),
       pool_(config_.database_url, config_.db_pool_size),
       feeds_(&pool_, FeedOptions{config_.feed_readers}, metrics_),
-      hub_(config_.database_url, config_.replica, &feeds_),
+      tickets_(&feeds_, std::min(config_.heartbeat, config_.ticket_abandon / 3)),
+      hub_(config_.database_url, config_.replica, &tickets_),
       watchers_(config_.watch_limits, config_.heartbeat, config_.watch_sweep, &feeds_, metrics_),
       watch_work_(config_.watch_workers) {
   ConnectBackends();

@@ -66,8 +66,17 @@ absl::StatusOr<game::Kind> RequireKind(v1::GameKind kind) {
 }
 
 ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD grpc::Status Stale(int64_t expected, int ply) {
-  return ToGrpc(absl::AbortedError(
-      absl::StrCat("stale move: expected_ply ", expected, " but the game is at ply ", ply)));
+  return ToGrpc(
+      service::WithReason(absl::AbortedError(absl::StrCat("stale move: expected_ply ", expected,
+                                                          " but the game is at ply ", ply)),
+                          service::reason::kStalePly));
+}
+
+// A move the engine refused: FAILED_PRECONDITION is an illegal move (ILLEGAL_MOVE);
+// anything else (malformed text: INVALID_ARGUMENT) goes as it is.
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status Refused(absl::Status s) {
+  if (s.code() != absl::StatusCode::kFailedPrecondition) return s;
+  return service::WithReason(std::move(s), service::reason::kIllegalMove);
 }
 
 absl::StatusOr<GamePtr> Decode(absl::string_view bytes, game::Kind expect) {
@@ -105,8 +114,9 @@ ABSL_ATTRIBUTE_NOINLINE absl::Status CheckStructured(const v1::Move& m) {
 }
 
 ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status GameOver(const Game& g) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("the game is over (", g.result().reason, "): no more moves"));
+  return service::WithReason(absl::FailedPreconditionError(absl::StrCat(
+                                 "the game is over (", g.result().reason, "): no more moves")),
+                             service::reason::kGameOver);
 }
 
 }  // namespace
@@ -256,13 +266,13 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const ApplyMoveAr
   const bool text = req.move_case == v1::ApplyMoveRequest::kMoveText;
   if (text) {
     auto parsed = game.ParseMove(req.move_text);
-    if (!parsed.ok()) return kept(refuse(parsed.status()));
+    if (!parsed.ok()) return kept(refuse(Refused(parsed.status())));
     out->move = *std::move(parsed);
   } else {
     out->move = FromProto(*req.structured, game.to_move());
   }
   auto events = game.Play(out->move);
-  if (!events.ok()) return refuse(events.status());
+  if (!events.ok()) return refuse(Refused(events.status()));
   metrics.Moved(*kind);
 
   game.EncodeInto(&out->state);
