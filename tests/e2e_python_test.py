@@ -39,10 +39,13 @@ def generate_stubs(out):
     wkt = os.path.join(os.path.dirname(grpc_tools.__file__), "_proto")
     files = sorted(glob.glob(os.path.join(PROTO, "tablero", "v1", "*.proto")))
     assert files, f"no .proto files under {PROTO}"
+    # The error details' messages (google.rpc.Status, ErrorInfo), as the API ships them.
+    files += sorted(glob.glob(os.path.join(PROTO, "google", "rpc", "*.proto")))
     args = ["protoc", f"-I{PROTO}", f"-I{wkt}", f"--python_out={out}", f"--grpc_python_out={out}"]
     rc = protoc.main(args + files)
     assert rc == 0, f"protoc failed ({rc})"
     # Make tablero/ and tablero/v1/ importable packages.
+    # (google/ stays a namespace package: it is shared with the protobuf runtime's.)
     for d in (os.path.join(out, "tablero"), os.path.join(out, "tablero", "v1")):
         open(os.path.join(d, "__init__.py"), "a").close()
     sys.path.insert(0, out)
@@ -200,6 +203,15 @@ class EndToEnd(unittest.TestCase):
             self.mm.MakeMove(mm.MakeMoveRequest(game_id=game.id, expected_ply=0, move_text="e7e5"),
                              metadata=black, timeout=20)
         self.assertEqual(err.exception.code(), grpc.StatusCode.FAILED_PRECONDITION)
+        # Why, for a program: the trailer grpc-status-details-bin holds a google.rpc.Status
+        # whose details carry an ErrorInfo with the reason.
+        from google.rpc import error_details_pb2, status_pb2
+        raw = dict(err.exception.trailing_metadata() or ())["grpc-status-details-bin"]
+        details = status_pb2.Status.FromString(raw)
+        self.assertEqual(details.code, grpc.StatusCode.FAILED_PRECONDITION.value[0])
+        info = error_details_pb2.ErrorInfo()
+        self.assertTrue(details.details[0].Unpack(info))
+        self.assertEqual((info.reason, info.domain), ("NOT_YOUR_TURN", "tablero"))
 
         legal = self.mm.ListLegalMoves(mm.ListLegalMovesRequest(game_id=game.id), timeout=20)
         self.assertEqual(len(legal.moves), 20)
