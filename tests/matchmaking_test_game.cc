@@ -343,6 +343,12 @@ TEST_F(MatchmakingGameTest, ShogiOneHumanThreeCpuPlayedToTheEnd) {
   for (int p : end.result().places()) EXPECT_GE(p, 1);
   int cpu_moves = 0, my_moves = 0;
   for (const auto& e : w.events()) {
+    // A mated seat's Eliminated event carries its final place, even when the game went
+    // on after it (when the random play mates anyone).
+    if (e.has_elimination()) {
+      EXPECT_GE(e.elimination().place(), 1);
+      EXPECT_EQ(e.elimination().place(), end.result().places(e.elimination().seat()));
+    }
     if (!e.has_move_played()) continue;
     (e.move_played().by_cpu() ? cpu_moves : my_moves)++;
     EXPECT_EQ(e.move_played().by_cpu(), e.move_played().seat() != 0);

@@ -259,12 +259,18 @@ int Main(int argc, char** argv) {
     if (!s.ok()) return Fail(s);
     std::cout << "Waiting for opponents (rating " << static_cast<int>(t.rating() + 0.5)
               << ")... Ctrl-C to stop waiting\n";
+    // The match is pushed on WatchTicket (the stream ends right after MATCHED or
+    // CANCELLED); a stream that breaks is opened again.
     while (t.status() == v1::Ticket::STATUS_WAITING) {
-      std::this_thread::sleep_for(std::chrono::seconds(1));
-      v1::GetTicketRequest gq;
-      gq.set_ticket_id(t.ticket_id());
-      s = c.mm()->GetTicket(c.Ctx().get(), gq, &t);
-      if (!s.ok()) return Fail(s);
+      auto ctx = c.Ctx(true, 24 * 3600);
+      v1::WatchTicketRequest wq;
+      wq.set_ticket_id(t.ticket_id());
+      auto reader = c.mm()->WatchTicket(ctx.get(), wq);
+      while (reader->Read(&t)) {
+      }
+      s = reader->Finish();
+      if (!s.ok() && s.error_code() != grpc::StatusCode::UNAVAILABLE) return Fail(s);
+      if (!s.ok()) std::this_thread::sleep_for(std::chrono::seconds(1));
     }
     if (t.status() != v1::Ticket::STATUS_MATCHED) {
       std::cerr << "the ticket was " << t.cancel_reason() << "\n";
