@@ -61,7 +61,6 @@ absl::Status TicketWatch::Follow(const TicketStreamPtr& s, const v1::Ticket& tic
     if (stopped_) return absl::UnavailableError("server shutting down: reconnect");
     auto& mine = streams_[ticket.ticket_id()];
     if (static_cast<int>(mine.size()) >= kPerTicket) {
-      if (mine.empty()) streams_.erase(ticket.ticket_id());
       return absl::ResourceExhaustedError(
           "too many WatchTicket streams of this ticket; close the ones you no longer read");
     }
@@ -75,6 +74,9 @@ absl::Status TicketWatch::Follow(const TicketStreamPtr& s, const v1::Ticket& tic
     mine[s.get()] = s;
   }
   s->Offer(ticket, /*heartbeat=*/false);
+  // A change committed after `ticket` was read but before the stream was listed here
+  // woke nobody: read once more now that it is.
+  reads_.Post([this, id = ticket.ticket_id()] { Refresh({id}, /*heartbeat=*/false); });
   return absl::OkStatus();
 }
 

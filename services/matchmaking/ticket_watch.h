@@ -4,10 +4,11 @@
 // published through the hub as the wake-up name "ticket:<id>" after its commit, exactly
 // like a room's events: this replica's streams of that ticket are woken at once, other
 // replicas' by their LISTEN. A woken ticket is read once from the database and written
-// to each of its streams. No stream reads on its own, and nothing polls per stream: one
-// timer reads every watched ticket in one statement per `period`, which renews them
-// (a watched ticket is not abandoned), sends each stream a heartbeat (the rating window
-// widens as it waits) and catches any lost wake-up.
+// to each of its streams (and once more as a stream opens, for a change that came between
+// its first read and its listing). Nothing polls per stream: one timer reads every
+// watched ticket in one statement per `period`, which renews them (a watched ticket is
+// not abandoned), sends each stream a heartbeat (the rating window widens as it waits)
+// and catches any lost wake-up.
 //
 // As the hub's listener this also passes every other name (rooms) on to the room feeds.
 #ifndef TABLERO_SERVICES_MATCHMAKING_TICKET_WATCH_H_
