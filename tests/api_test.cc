@@ -260,60 +260,18 @@ TEST_F(ApiTest, RefusalsCarryAReasonAFrontEndCanActOn) {
 }
 
 // A WatchTicket stream read on a thread.
-class TicketReader {
+class TicketReader : public StreamReader<v1::Ticket> {
  public:
-  TicketReader(v1::Matchmaking::Stub* mm, const Guest& g, const std::string& ticket) {
-    ctx_.AddMetadata("authorization", "Bearer " + g.token);
-    v1::WatchTicketRequest req;
-    req.set_ticket_id(ticket);
-    reader_ = mm->WatchTicket(&ctx_, req);
-    thread_ = std::thread([this] {
-      v1::Ticket t;
-      while (reader_->Read(&t)) {
-        std::lock_guard<std::mutex> lock(mu_);
-        got_.push_back(t);
-        cv_.notify_all();
-      }
-      grpc::Status s = reader_->Finish();
-      std::lock_guard<std::mutex> lock(mu_);
-      status_ = s;
-      done_ = true;
-      cv_.notify_all();
-    });
-  }
-  ~TicketReader() {
-    ctx_.TryCancel();
-    thread_.join();
-  }
-  // Waits for the stream's end (false on timeout).
-  bool WaitDone(double seconds = 30) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return done_; });
-  }
+  TicketReader(v1::Matchmaking::Stub* mm, const Guest& g, const std::string& ticket)
+      : StreamReader([&](grpc::ClientContext* ctx) {
+          ctx->AddMetadata("authorization", "Bearer " + g.token);
+          v1::WatchTicketRequest req;
+          req.set_ticket_id(ticket);
+          return mm->WatchTicket(ctx, req);
+        }) {}
   bool WaitCount(size_t n, double seconds = 30) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, std::chrono::duration<double>(seconds), [&] {
-      return got_.size() >= n || done_;
-    }) && got_.size() >= n;
+    return WaitFor([n](const std::vector<v1::Ticket>& got) { return got.size() >= n; }, seconds);
   }
-  std::vector<v1::Ticket> got() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return got_;
-  }
-  grpc::Status status() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return status_;
-  }
-
- private:
-  grpc::ClientContext ctx_;
-  std::unique_ptr<grpc::ClientReader<v1::Ticket>> reader_;
-  std::thread thread_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<v1::Ticket> got_;
-  grpc::Status status_;
-  bool done_ = false;
 };
 
 TEST_F(ApiTest, WatchTicketPushesTheMatchWithoutPolling) {
@@ -334,10 +292,10 @@ TEST_F(ApiTest, WatchTicketPushesTheMatchWithoutPolling) {
   ASSERT_TRUE(MM_CALL(stack.mm(0), JoinQueue, &a, jq, &ta).ok());
   {  // Someone else's ticket, or none: refused.
     TicketReader theirs(stack.mm(1), c, ta.ticket_id());
-    ASSERT_TRUE(theirs.WaitDone());
+    ASSERT_TRUE(theirs.WaitDone(30));
     EXPECT_EQ(theirs.status().error_code(), Code::PERMISSION_DENIED);
     TicketReader none(stack.mm(1), c, "no-such-ticket");
-    ASSERT_TRUE(none.WaitDone());
+    ASSERT_TRUE(none.WaitDone(30));
     EXPECT_EQ(none.status().error_code(), Code::NOT_FOUND);
   }
   // a follows the ticket on the other replica than the one that queues b: the match is
@@ -346,7 +304,7 @@ TEST_F(ApiTest, WatchTicketPushesTheMatchWithoutPolling) {
   ASSERT_TRUE(watch.WaitCount(1));
   EXPECT_EQ(watch.got()[0].status(), v1::Ticket::STATUS_WAITING);
   ASSERT_TRUE(MM_CALL(stack.mm(0), JoinQueue, &b, jq, &tb).ok());
-  ASSERT_TRUE(watch.WaitDone()) << "the match was not pushed";
+  ASSERT_TRUE(watch.WaitDone(30)) << "the match was not pushed";
   EXPECT_TRUE(watch.status().ok()) << watch.status().error_message();
   const v1::Ticket last = watch.got().back();
   EXPECT_EQ(last.status(), v1::Ticket::STATUS_MATCHED);
@@ -360,7 +318,7 @@ TEST_F(ApiTest, WatchTicketPushesTheMatchWithoutPolling) {
   EXPECT_EQ(seated, (std::set<std::string>{a.id, b.id}));
   // A ticket already decided: the stream sends it and ends at once.
   TicketReader after(stack.mm(0), b, tb.ticket_id());
-  ASSERT_TRUE(after.WaitDone());
+  ASSERT_TRUE(after.WaitDone(30));
   ASSERT_EQ(after.got().size(), 1u);
   EXPECT_EQ(after.got()[0].game_id(), last.game_id());
 
@@ -372,7 +330,7 @@ TEST_F(ApiTest, WatchTicketPushesTheMatchWithoutPolling) {
   v1::CancelQueueRequest cq;
   cq.set_ticket_id(tc.ticket_id());
   ASSERT_TRUE(MM_CALL(stack.mm(0), CancelQueue, &c, cq, &tc).ok());
-  ASSERT_TRUE(cancel.WaitDone());
+  ASSERT_TRUE(cancel.WaitDone(30));
   EXPECT_EQ(cancel.got().back().status(), v1::Ticket::STATUS_CANCELLED);
   EXPECT_EQ(cancel.got().back().cancel_reason(), "cancelled");
 }
