@@ -39,10 +39,13 @@ def generate_stubs(out):
     wkt = os.path.join(os.path.dirname(grpc_tools.__file__), "_proto")
     files = sorted(glob.glob(os.path.join(PROTO, "tablero", "v1", "*.proto")))
     assert files, f"no .proto files under {PROTO}"
+    # The error details' messages (google.rpc.Status, ErrorInfo), as the API ships them.
+    files += sorted(glob.glob(os.path.join(PROTO, "google", "rpc", "*.proto")))
     args = ["protoc", f"-I{PROTO}", f"-I{wkt}", f"--python_out={out}", f"--grpc_python_out={out}"]
     rc = protoc.main(args + files)
     assert rc == 0, f"protoc failed ({rc})"
     # Make tablero/ and tablero/v1/ importable packages.
+    # (google/ stays a namespace package: it is shared with the protobuf runtime's.)
     for d in (os.path.join(out, "tablero"), os.path.join(out, "tablero", "v1")):
         open(os.path.join(d, "__init__.py"), "a").close()
     sys.path.insert(0, out)
@@ -160,7 +163,7 @@ class EndToEnd(unittest.TestCase):
         room = self.mm.CreateRoom(mm.CreateRoomRequest(kind=common.GAME_KIND_CHESS,
                                                        settings=mm.RoomSettings(ranked=True)),
                                   metadata=white, timeout=20)
-        self.assertEqual(room.state, mm.Room.LOBBY)
+        self.assertEqual(room.state, mm.Room.STATE_LOBBY)
         self.assertTrue(room.settings.ranked)
         self.assertRegex(room.invite_code, r"^[A-HJ-NP-Z2-9]{8}$")
         self.assertEqual(room.invite_url, f"/join/{room.invite_code}")
@@ -169,7 +172,7 @@ class EndToEnd(unittest.TestCase):
         code = room.invite_code.lower()
         joined = self.mm.JoinRoom(mm.JoinRoomRequest(invite_code=code[:4] + "-" + code[4:]),
                                   metadata=black, timeout=20)
-        self.assertEqual(joined.role, mm.Member.PLAYER)
+        self.assertEqual(joined.role, mm.Member.ROLE_PLAYER)
         self.assertEqual([m.player_id for m in joined.room.members], [white_id, black_id])
 
         # A spectator-side watcher follows the room from its first event.
@@ -200,6 +203,15 @@ class EndToEnd(unittest.TestCase):
             self.mm.MakeMove(mm.MakeMoveRequest(game_id=game.id, expected_ply=0, move_text="e7e5"),
                              metadata=black, timeout=20)
         self.assertEqual(err.exception.code(), grpc.StatusCode.FAILED_PRECONDITION)
+        # Why, for a program: the trailer grpc-status-details-bin holds a google.rpc.Status
+        # whose details carry an ErrorInfo with the reason.
+        from google.rpc import error_details_pb2, status_pb2
+        raw = dict(err.exception.trailing_metadata() or ())["grpc-status-details-bin"]
+        details = status_pb2.Status.FromString(raw)
+        self.assertEqual(details.code, grpc.StatusCode.FAILED_PRECONDITION.value[0])
+        info = error_details_pb2.ErrorInfo()
+        self.assertTrue(details.details[0].Unpack(info))
+        self.assertEqual((info.reason, info.domain), ("NOT_YOUR_TURN", "tablero"))
 
         legal = self.mm.ListLegalMoves(mm.ListLegalMovesRequest(game_id=game.id), timeout=20)
         self.assertEqual(len(legal.moves), 20)
@@ -213,7 +225,7 @@ class EndToEnd(unittest.TestCase):
         self.assertTrue(r.game.result.over)
         self.assertEqual(r.game.result.reason, "checkmate")
         self.assertEqual(list(r.game.result.places), [2, 1])
-        self.assertEqual(r.events[-1].type, common.PlayEvent.GAME_OVER)
+        self.assertEqual(r.events[-1].type, common.PlayEvent.TYPE_GAME_OVER)
 
         # The watcher saw the whole game in order, ending with game_over.
         self.assertTrue(done.wait(20), "watch stream did not deliver game_over")
@@ -233,13 +245,13 @@ class EndToEnd(unittest.TestCase):
         self.assertIn('[White "Py White"]', pgn)
         self.assertIn('[Result "0-1"]', pgn)
         self.assertIn("Qh4#", pgn)
-        mine = self.mm.ListGames(mm.ListPlayerGamesRequest(), metadata=black, timeout=20)
+        mine = self.mm.ListPlayerGames(mm.ListPlayerGamesRequest(), metadata=black, timeout=20)
         self.assertEqual([g.game_id for g in mine.games], [game.id])
 
         # Ratings: the outbox delivers the result to the rating service.
         def chess(pid):
             r = self.rating.GetRatings(rating.GetRatingsRequest(player_id=pid), timeout=20)
-            return next(p for p in r.ratings if p.pool == rating.CHESS)
+            return next(p for p in r.ratings if p.pool == rating.RATING_POOL_CHESS)
 
         until = time.time() + 30
         while chess(white_id).games == 0 or chess(black_id).games == 0:
@@ -251,7 +263,7 @@ class EndToEnd(unittest.TestCase):
         self.assertGreater(b.rating, 1500)
         self.assertAlmostEqual(w.rating + b.rating, 3000, delta=1e-6)
         self.assertTrue(w.provisional)
-        hist = self.rating.GetHistory(rating.GetHistoryRequest(player_id=black_id, pool=rating.CHESS),
+        hist = self.rating.GetHistory(rating.GetHistoryRequest(player_id=black_id, pool=rating.RATING_POOL_CHESS),
                                       timeout=20)
         self.assertEqual([(h.game_id, h.place) for h in hist.entries], [(game.id, 1)])
 

@@ -129,10 +129,10 @@ TEST_F(MatchmakingTest, RoomsInviteCodesMembersAndSettings) {
     EXPECT_NE(std::string("ABCDEFGHJKLMNPQRSTUVWXYZ23456789").find(ch), std::string::npos);
   }
   EXPECT_EQ(room.invite_url(), "/join/" + room.invite_code());
-  EXPECT_EQ(room.state(), v1::Room::LOBBY);
+  EXPECT_EQ(room.state(), v1::Room::STATE_LOBBY);
   EXPECT_EQ(room.host_player_id(), host.id);
   ASSERT_EQ(room.members_size(), 1);
-  EXPECT_EQ(room.members(0).role(), v1::Member::PLAYER);
+  EXPECT_EQ(room.members(0).role(), v1::Member::ROLE_PLAYER);
   // Every option resolved, room-level ones included; cpu level default 3.
   EXPECT_EQ(room.settings().options().at("draw_mode"), "site");
   EXPECT_EQ(room.settings().options().at("show_legal_moves"), "on");
@@ -151,11 +151,11 @@ TEST_F(MatchmakingTest, RoomsInviteCodesMembersAndSettings) {
 
   v1::JoinRoomResponse jr;
   ASSERT_TRUE(Join(mm, b, messy, &jr).ok());
-  EXPECT_EQ(jr.role(), v1::Member::PLAYER);
+  EXPECT_EQ(jr.role(), v1::Member::ROLE_PLAYER);
   ASSERT_TRUE(Join(mm, c, room.invite_code(), &jr).ok());
-  EXPECT_EQ(jr.role(), v1::Member::SPECTATOR);             // chess has two seats
+  EXPECT_EQ(jr.role(), v1::Member::ROLE_SPECTATOR);        // chess has two seats
   ASSERT_TRUE(Join(mm, b, room.invite_code(), &jr).ok());  // idempotent
-  EXPECT_EQ(jr.role(), v1::Member::PLAYER);
+  EXPECT_EQ(jr.role(), v1::Member::ROLE_PLAYER);
   EXPECT_EQ(jr.room().members_size(), 3);
   ASSERT_TRUE(Join(mm, d, room.invite_code(), &jr).ok());
   EXPECT_EQ(Join(mm, e, room.invite_code(), &jr).error_code(), Code::RESOURCE_EXHAUSTED);
@@ -263,7 +263,7 @@ TEST_F(MatchmakingTest, RoomsInviteCodesMembersAndSettings) {
                   }(),
                   &got)
                   .ok());
-  EXPECT_EQ(got.state(), v1::Room::LOBBY);
+  EXPECT_EQ(got.state(), v1::Room::STATE_LOBBY);
   EXPECT_EQ(got.games_played(), 0);
 
   v1::GetMeResponse me;

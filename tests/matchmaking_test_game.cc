@@ -110,8 +110,8 @@ TEST_F(MatchmakingGameTest, ChessThroughInviteCodeToCheckmateThenRematch) {
   auto* mm = stack.mm();
   Guest white = NewGuest(mm, "White"), black = NewGuest(mm, "Black"), fan = NewGuest(mm, "Fan");
   v1::Room room = NewRoom(mm, white, v1::GAME_KIND_CHESS);
-  JoinAs(mm, black, room.invite_code(), v1::Member::PLAYER);
-  JoinAs(mm, fan, room.invite_code(), v1::Member::SPECTATOR);
+  JoinAs(mm, black, room.invite_code(), v1::Member::ROLE_PLAYER);
+  JoinAs(mm, fan, room.invite_code(), v1::Member::ROLE_SPECTATOR);
   Watcher ww(mm, room.id(), 0, &white), wb(mm, room.id(), 0, &black), wf(mm, room.id(), 0, &fan);
   Watcher anon(mm, room.id(), 0, nullptr);
 
@@ -240,11 +240,11 @@ TEST_F(MatchmakingGameTest, ChessThroughInviteCodeToCheckmateThenRematch) {
   EXPECT_NE(pgn.pgn().find("0-1"), std::string::npos) << pgn.pgn();
   v1::ListPlayerGamesRequest lg;
   v1::ListPlayerGamesResponse list;
-  ASSERT_TRUE(MM_CALL(mm, ListGames, &black, lg, &list).ok());
+  ASSERT_TRUE(MM_CALL(mm, ListPlayerGames, &black, lg, &list).ok());
   ASSERT_EQ(list.games_size(), 1);
   EXPECT_EQ(list.games(0).game_id(), gid);
   EXPECT_EQ(list.games(0).ply(), 4);
-  EXPECT_EQ(MM_CALL(mm, ListGames, nullptr, lg, &list).error_code(), Code::UNAUTHENTICATED);
+  EXPECT_EQ(MM_CALL(mm, ListPlayerGames, nullptr, lg, &list).error_code(), Code::UNAUTHENTICATED);
 
   // Rematch: colours swap.
   v1::RematchRequest rq;
@@ -258,20 +258,20 @@ TEST_F(MatchmakingGameTest, ChessThroughInviteCodeToCheckmateThenRematch) {
   EXPECT_EQ(second.ply(), 0);
   EXPECT_EQ(Move(mm, &white, second.id(), 0, "e2e4").error_code(), Code::FAILED_PRECONDITION);
   ASSERT_TRUE(Move(mm, &black, second.id(), 0, "e2e4").ok());
-  ASSERT_TRUE(MM_CALL(mm, ListGames, &white, lg, &list).ok());
+  ASSERT_TRUE(MM_CALL(mm, ListPlayerGames, &white, lg, &list).ok());
   ASSERT_EQ(list.games_size(), 2);
   EXPECT_EQ(list.games(0).game_id(), second.id());  // newest first
   lg.set_page_size(1);
-  ASSERT_TRUE(MM_CALL(mm, ListGames, &white, lg, &list).ok());
+  ASSERT_TRUE(MM_CALL(mm, ListPlayerGames, &white, lg, &list).ok());
   ASSERT_EQ(list.games_size(), 1);
   ASSERT_FALSE(list.next_page_token().empty());
   lg.set_page_token(list.next_page_token());
-  ASSERT_TRUE(MM_CALL(mm, ListGames, &white, lg, &list).ok());
+  ASSERT_TRUE(MM_CALL(mm, ListPlayerGames, &white, lg, &list).ok());
   ASSERT_EQ(list.games_size(), 1);
   EXPECT_EQ(list.games(0).game_id(), gid);
   EXPECT_TRUE(list.next_page_token().empty());
   lg.set_page_token("garbage!");
-  EXPECT_EQ(MM_CALL(mm, ListGames, &white, lg, &list).error_code(), Code::INVALID_ARGUMENT);
+  EXPECT_EQ(MM_CALL(mm, ListPlayerGames, &white, lg, &list).error_code(), Code::INVALID_ARGUMENT);
 
   // Draw offer and answer, then resignation.
   ASSERT_TRUE(Move(mm, &white, second.id(), 1, "e7e5").ok());
@@ -343,6 +343,12 @@ TEST_F(MatchmakingGameTest, ShogiOneHumanThreeCpuPlayedToTheEnd) {
   for (int p : end.result().places()) EXPECT_GE(p, 1);
   int cpu_moves = 0, my_moves = 0;
   for (const auto& e : w.events()) {
+    // A mated seat's Eliminated event carries its final place, even when the game went
+    // on after it (when the random play mates anyone).
+    if (e.has_elimination()) {
+      EXPECT_GE(e.elimination().place(), 1);
+      EXPECT_EQ(e.elimination().place(), end.result().places(e.elimination().seat()));
+    }
     if (!e.has_move_played()) continue;
     (e.move_played().by_cpu() ? cpu_moves : my_moves)++;
     EXPECT_EQ(e.move_played().by_cpu(), e.move_played().seat() != 0);
@@ -389,7 +395,7 @@ TEST_F(MatchmakingGameTest, ChineseCheckersSixSeatsWithCpu) {
   (*st.mutable_options())["move_limit"] = "8";
   (*st.mutable_options())["show_legal_moves"] = "off";
   v1::Room room = NewRoom(mm, a, v1::GAME_KIND_CHECKERS, st);
-  JoinAs(mm, b, room.invite_code(), v1::Member::PLAYER);
+  JoinAs(mm, b, room.invite_code(), v1::Member::ROLE_PLAYER);
   Watcher w(mm, room.id(), 0, nullptr);
   v1::Game game;
   ASSERT_TRUE(Start(mm, a, room.id(), &game).ok());

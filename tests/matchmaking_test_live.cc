@@ -315,7 +315,7 @@ TEST_F(MatchmakingLiveTest, QuickMatchPairsTwoWaitingPlayers) {
   v1::Ticket ta, tb, tc;
   grpc::Status s = MM_CALL(mm, JoinQueue, &a, jq, &ta);
   ASSERT_TRUE(s.ok()) << s.error_message();
-  EXPECT_EQ(ta.status(), v1::Ticket::WAITING);
+  EXPECT_EQ(ta.status(), v1::Ticket::STATUS_WAITING);
   EXPECT_EQ(ta.player_count(), 2);
   EXPECT_EQ(ta.options().at("draw_mode"), "fide");
   EXPECT_EQ(ta.options().at("show_legal_moves"), "on");  // room-level: the request's is ignored
@@ -336,13 +336,13 @@ TEST_F(MatchmakingLiveTest, QuickMatchPairsTwoWaitingPlayers) {
   auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (std::chrono::steady_clock::now() < until) {
     ASSERT_TRUE(MM_CALL(mm, GetTicket, &a, gt, &ta).ok());
-    if (ta.status() == v1::Ticket::MATCHED) break;
+    if (ta.status() == v1::Ticket::STATUS_MATCHED) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  ASSERT_EQ(ta.status(), v1::Ticket::MATCHED);
+  ASSERT_EQ(ta.status(), v1::Ticket::STATUS_MATCHED);
   gt.set_ticket_id(tb.ticket_id());
   ASSERT_TRUE(MM_CALL(mm, GetTicket, &b, gt, &tb).ok());
-  EXPECT_EQ(tb.status(), v1::Ticket::MATCHED);
+  EXPECT_EQ(tb.status(), v1::Ticket::STATUS_MATCHED);
   EXPECT_EQ(ta.room_id(), tb.room_id());
   EXPECT_EQ(ta.game_id(), tb.game_id());
   v1::Game g = GetGame(mm, ta.game_id());
@@ -355,7 +355,7 @@ TEST_F(MatchmakingLiveTest, QuickMatchPairsTwoWaitingPlayers) {
   v1::Room room;
   ASSERT_TRUE(MM_CALL(mm, GetRoom, nullptr, gr, &room).ok());
   EXPECT_TRUE(room.quick_match());
-  EXPECT_EQ(room.state(), v1::Room::PLAYING);
+  EXPECT_EQ(room.state(), v1::Room::STATE_PLAYING);
   v1::CancelQueueRequest cq;
   cq.set_ticket_id(ta.ticket_id());
   EXPECT_EQ(MM_CALL(mm, CancelQueue, &a, cq, &tc).error_code(), Code::FAILED_PRECONDITION);
@@ -364,7 +364,7 @@ TEST_F(MatchmakingLiveTest, QuickMatchPairsTwoWaitingPlayers) {
   ASSERT_TRUE(MM_CALL(mm, JoinQueue, &c, jq, &tc).ok());
   cq.set_ticket_id(tc.ticket_id());
   ASSERT_TRUE(MM_CALL(mm, CancelQueue, &c, cq, &tc).ok());
-  EXPECT_EQ(tc.status(), v1::Ticket::CANCELLED);
+  EXPECT_EQ(tc.status(), v1::Ticket::STATUS_CANCELLED);
   EXPECT_EQ(tc.cancel_reason(), "cancelled");
   ASSERT_TRUE(MM_CALL(mm, CancelQueue, &c, cq, &tc).ok());
   EXPECT_EQ(MM_CALL(mm, CancelQueue, &a, cq, &tc).error_code(), Code::PERMISSION_DENIED);
@@ -395,7 +395,7 @@ class FakeRating final : public v1::Rating::Service {
                           v1::GetRatingsResponse* resp) override {
     resp->set_player_id(req->player_id());
     auto* r = resp->add_ratings();
-    r->set_pool(v1::CHESS);
+    r->set_pool(v1::RATING_POOL_CHESS);
     r->set_rating(1500);
     return grpc::Status::OK;
   }
@@ -464,7 +464,7 @@ TEST_F(MatchmakingLiveTest, FinishedRankedGameIsReportedOnceThroughTheOutbox) {
   EXPECT_GE(fake.calls(c.game.id()), 1);
   v1::ReportGameRequest rep = fake.acked(c.game.id())[0];
   EXPECT_EQ(rep.game_id(), c.game.id());
-  EXPECT_EQ(rep.pool(), v1::CHESS);
+  EXPECT_EQ(rep.pool(), v1::RATING_POOL_CHESS);
   EXPECT_TRUE(rep.ranked());
   ASSERT_EQ(rep.seats_size(), 2);
   EXPECT_EQ(rep.seats(0).player_id(), c.white.id);

@@ -123,21 +123,25 @@ grpc::Status Call(Fn fn, const Guest* g, const Req& req, Resp* resp) {
                                auto* r_) { return (stub)->Method(c_, q_, r_); }, \
                            (guest), (req), (resp))
 
-// A Watch stream read on a thread; its events are kept in order.
-class Watcher {
+// A server stream read on a thread: the messages `keep` accepts are kept in order (the
+// others only counted), then the stream's status.
+template <typename Msg>
+class StreamReader {
  public:
-  Watcher(v1::Matchmaking::Stub* mm, const std::string& room, int64_t after, const Guest* g) {
-    if (g != nullptr) ctx_.AddMetadata("authorization", "Bearer " + g->token);
-    v1::WatchRequest req;
-    req.set_room_id(room);
-    req.set_after_seq(after);
-    reader_ = mm->Watch(&ctx_, req);
-    thread_ = std::thread([this] {
-      v1::RoomEvent e;
-      while (reader_->Read(&e)) {
+  // Starts the call on the reader's context.
+  using Open = std::function<std::unique_ptr<grpc::ClientReader<Msg>>(grpc::ClientContext*)>;
+  explicit StreamReader(
+      const Open& open, std::function<bool(const Msg&)> keep = [](const Msg&) { return true; }) {
+    reader_ = open(&ctx_);
+    thread_ = std::thread([this, keep = std::move(keep)] {
+      Msg m;
+      while (reader_->Read(&m)) {
         std::lock_guard<std::mutex> lock(mu_);
-        if (e.seq() != 0) events_.push_back(e);
-        if (e.seq() == 0 && e.has_heartbeat()) ++heartbeats_;
+        if (keep(m)) {
+          got_.push_back(m);
+        } else {
+          ++skipped_;
+        }
         cv_.notify_all();
       }
       grpc::Status s = reader_->Finish();
@@ -147,22 +151,20 @@ class Watcher {
       cv_.notify_all();
     });
   }
-  ~Watcher() { Cancel(); }
+  ~StreamReader() { Cancel(); }
   void Cancel() {
     ctx_.TryCancel();
     if (thread_.joinable()) thread_.join();
   }
-  std::vector<v1::RoomEvent> events() {
+  std::vector<Msg> got() {
     std::lock_guard<std::mutex> lock(mu_);
-    return events_;
+    return got_;
   }
-  // Waits until pred(events) holds; false on timeout.
-  bool WaitFor(const std::function<bool(const std::vector<v1::RoomEvent>&)>& pred,
-               double seconds = 20) {
+  // Waits until pred(kept messages) holds; false on timeout.
+  bool WaitFor(const std::function<bool(const std::vector<Msg>&)>& pred, double seconds = 20) {
     std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait_for(lock, std::chrono::duration<double>(seconds),
-                 [&] { return pred(events_) || done_; });
-    return pred(events_);
+    cv_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return pred(got_) || done_; });
+    return pred(got_);
   }
   bool WaitDone(double seconds = 20) {
     std::unique_lock<std::mutex> lock(mu_);
@@ -172,25 +174,43 @@ class Watcher {
     std::lock_guard<std::mutex> lock(mu_);
     return status_;
   }
-  int heartbeats() {
+  // Messages `keep` turned away.
+  int skipped() {
     std::lock_guard<std::mutex> lock(mu_);
-    return heartbeats_;
-  }
-  int64_t last_seq() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return events_.empty() ? 0 : events_.back().seq();
+    return skipped_;
   }
 
  private:
   grpc::ClientContext ctx_;
-  std::unique_ptr<grpc::ClientReader<v1::RoomEvent>> reader_;
+  std::unique_ptr<grpc::ClientReader<Msg>> reader_;
   std::thread thread_;
   std::mutex mu_;
   std::condition_variable cv_;
-  std::vector<v1::RoomEvent> events_;
+  std::vector<Msg> got_;
+  int skipped_ = 0;
   grpc::Status status_;
   bool done_ = false;
-  int heartbeats_ = 0;
+};
+
+// A Watch stream read on a thread; its events are kept in order (heartbeats only counted).
+class Watcher : public StreamReader<v1::RoomEvent> {
+ public:
+  Watcher(v1::Matchmaking::Stub* mm, const std::string& room, int64_t after, const Guest* g)
+      : StreamReader(
+            [&](grpc::ClientContext* ctx) {
+              if (g != nullptr) ctx->AddMetadata("authorization", "Bearer " + g->token);
+              v1::WatchRequest req;
+              req.set_room_id(room);
+              req.set_after_seq(after);
+              return mm->Watch(ctx, req);
+            },
+            [](const v1::RoomEvent& e) { return e.seq() != 0; }) {}
+  std::vector<v1::RoomEvent> events() { return got(); }
+  int heartbeats() { return skipped(); }
+  int64_t last_seq() {
+    std::vector<v1::RoomEvent> ev = got();
+    return ev.empty() ? 0 : ev.back().seq();
+  }
 };
 
 // The value of one sample line ("name{labels}") of a /metrics page; -1 if absent.

@@ -137,8 +137,8 @@ class RatingTest : public ::testing::Test {
   v1::ReportGameRequest Chess(const std::string& game, const std::string& white,
                               const std::string& black, int white_place, int black_place,
                               int64_t finished_sec = 0) const {
-    return Req(game, v1::GAME_KIND_CHESS, v1::CHESS, {{white, white_place}, {black, black_place}},
-               finished_sec);
+    return Req(game, v1::GAME_KIND_CHESS, v1::RATING_POOL_CHESS,
+               {{white, white_place}, {black, black_place}}, finished_sec);
   }
 
   grpc::Status Report(const v1::ReportGameRequest& req, v1::ReportGameResponse* resp,
@@ -233,14 +233,14 @@ TEST_F(RatingTest, RankedChessWinAppliedAndReadBackBitForBit) {
   EXPECT_TRUE(a.provisional());
 
   // Read back from the database: the very same doubles.
-  v1::PoolRating ra = Rating("alice", v1::CHESS);
+  v1::PoolRating ra = Rating("alice", v1::RATING_POOL_CHESS);
   EXPECT_TRUE(SameBits(ra.rating(), a.after().rating()));
   EXPECT_TRUE(SameBits(ra.rd(), a.after().rd()));
   EXPECT_TRUE(SameBits(ra.volatility(), a.after().volatility()));
   EXPECT_EQ(ra.games(), 1);
   EXPECT_TRUE(ra.provisional());
   EXPECT_EQ(ra.last_game_time().seconds(), 1700000000);
-  v1::PoolRating other = Rating("alice", v1::CHECKERS);
+  v1::PoolRating other = Rating("alice", v1::RATING_POOL_CHECKERS);
   EXPECT_EQ(other.games(), 0);
   EXPECT_EQ(other.rating(), 1500);
   EXPECT_EQ(other.rd(), 350);
@@ -256,7 +256,7 @@ TEST_F(RatingTest, RankedChessWinAppliedAndReadBackBitForBit) {
   auto want2 = Expected({{pb, 1}, {pa, 2}});
   EXPECT_TRUE(SameValue(r2.changes(0).after(), want2[0]));
   EXPECT_TRUE(SameValue(r2.changes(1).after(), want2[1]));
-  EXPECT_EQ(Rating("bob", v1::CHESS).games(), 2);
+  EXPECT_EQ(Rating("bob", v1::RATING_POOL_CHESS).games(), 2);
 }
 
 TEST_F(RatingTest, DrawScoresHalfEach) {
@@ -271,25 +271,26 @@ TEST_F(RatingTest, DrawScoresHalfEach) {
   auto want = Expected({{kNew, 1}, {kNew, 1}});
   EXPECT_TRUE(SameValue(r.changes(0).after(), want[0]));
   EXPECT_TRUE(SameValue(r.changes(1).after(), want[1]));
-  v1::PoolRating dave = Rating("dave", v1::CHESS);
+  v1::PoolRating dave = Rating("dave", v1::RATING_POOL_CHESS);
   EXPECT_TRUE(SameBits(dave.rd(), want[1].rd));
   EXPECT_EQ(dave.games(), 1);
 }
 
 TEST_F(RatingTest, FourPlayerShogiSinglesAndPairs) {
   StartShared();
-  v1::ReportGameResponse s = MustReport(Req("s1", v1::GAME_KIND_SHOGI4, v1::SHOGI4_SINGLES,
-                                            {{"p1", 2}, {"p2", 1}, {"p3", 4}, {"p4", 3}}));
+  v1::ReportGameResponse s =
+      MustReport(Req("s1", v1::GAME_KIND_SHOGI4, v1::RATING_POOL_SHOGI4_SINGLES,
+                     {{"p1", 2}, {"p2", 1}, {"p3", 4}, {"p4", 3}}));
   ASSERT_EQ(s.changes_size(), 4);
   const double scores[] = {2, 3, 0, 1};
   auto want = Expected({{kNew, 2}, {kNew, 1}, {kNew, 4}, {kNew, 3}});
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(s.changes(i).score(), scores[i]) << i;
     EXPECT_TRUE(SameValue(s.changes(i).after(), want[i])) << i;
-    v1::PoolRating pr = Rating(absl::StrCat("p", i + 1), v1::SHOGI4_SINGLES);
+    v1::PoolRating pr = Rating(absl::StrCat("p", i + 1), v1::RATING_POOL_SHOGI4_SINGLES);
     EXPECT_TRUE(SameBits(pr.rating(), want[i].rating)) << i;
     EXPECT_EQ(pr.games(), 1);
-    EXPECT_EQ(Rating(absl::StrCat("p", i + 1), v1::SHOGI4_PAIRS).games(), 0);
+    EXPECT_EQ(Rating(absl::StrCat("p", i + 1), v1::RATING_POOL_SHOGI4_PAIRS).games(), 0);
   }
   EXPECT_GT(s.changes(1).after().rating(), s.changes(0).after().rating());
   EXPECT_GT(s.changes(0).after().rating(), s.changes(3).after().rating());
@@ -297,7 +298,7 @@ TEST_F(RatingTest, FourPlayerShogiSinglesAndPairs) {
 
   // Pairs: seats 0 and 2 (team 0) beat seats 1 and 3; partners share the result.
   v1::ReportGameResponse p =
-      MustReport(Req("s2", v1::GAME_KIND_SHOGI4, v1::SHOGI4_PAIRS,
+      MustReport(Req("s2", v1::GAME_KIND_SHOGI4, v1::RATING_POOL_SHOGI4_PAIRS,
                      {{"p1", 1, 0}, {"p2", 3, 1}, {"p3", 1, 0}, {"p4", 3, 1}}));
   ASSERT_EQ(p.changes_size(), 4);
   auto wantp = Expected({{kNew, 1, 0}, {kNew, 3, 1}, {kNew, 1, 0}, {kNew, 3, 1}});
@@ -309,14 +310,15 @@ TEST_F(RatingTest, FourPlayerShogiSinglesAndPairs) {
   EXPECT_TRUE(SameValue(p.changes(0).after(), p.changes(2).after()));
   EXPECT_TRUE(SameValue(p.changes(1).after(), p.changes(3).after()));
   EXPECT_GT(p.changes(0).after().rating(), 1500);
-  EXPECT_EQ(Rating("p3", v1::SHOGI4_PAIRS).games(), 1);
-  EXPECT_TRUE(SameBits(Rating("p4", v1::SHOGI4_PAIRS).rating(), wantp[3].rating));
+  EXPECT_EQ(Rating("p3", v1::RATING_POOL_SHOGI4_PAIRS).games(), 1);
+  EXPECT_TRUE(SameBits(Rating("p4", v1::RATING_POOL_SHOGI4_PAIRS).rating(), wantp[3].rating));
 }
 
 TEST_F(RatingTest, SixPlayerChineseCheckersWithSharedPlace) {
   StartShared();
   std::vector<S> seats = {{"c1", 3}, {"c2", 1}, {"c3", 5}, {"c4", 2}, {"c5", 3}, {"c6", 6}};
-  v1::ReportGameResponse r = MustReport(Req("cc", v1::GAME_KIND_CHECKERS, v1::CHECKERS, seats));
+  v1::ReportGameResponse r =
+      MustReport(Req("cc", v1::GAME_KIND_CHECKERS, v1::RATING_POOL_CHECKERS, seats));
   ASSERT_EQ(r.changes_size(), 6);
   std::vector<glicko2::Seat> gs;
   for (const S& s : seats) gs.push_back({kNew, s.place});
@@ -325,11 +327,11 @@ TEST_F(RatingTest, SixPlayerChineseCheckersWithSharedPlace) {
   for (int i = 0; i < 6; ++i) {
     EXPECT_EQ(r.changes(i).score(), scores[i]) << i;
     EXPECT_TRUE(SameValue(r.changes(i).after(), want[i])) << i;
-    v1::PoolRating pr = Rating(seats[i].player, v1::CHECKERS);
+    v1::PoolRating pr = Rating(seats[i].player, v1::RATING_POOL_CHECKERS);
     EXPECT_TRUE(SameBits(pr.rating(), want[i].rating)) << i;
     EXPECT_TRUE(SameBits(pr.rd(), want[i].rd)) << i;
     EXPECT_EQ(pr.games(), 1);
-    auto h = AllHistory(seats[i].player, v1::CHECKERS);
+    auto h = AllHistory(seats[i].player, v1::RATING_POOL_CHECKERS);
     ASSERT_EQ(h.size(), 1u);
     EXPECT_EQ(h[0].place(), seats[i].place);
     EXPECT_EQ(h[0].seats(), 6);
@@ -357,8 +359,8 @@ TEST_F(RatingTest, SameReportTwiceAndFromTwoClientsAppliedOnce) {
     EXPECT_EQ(again.changes(i).score(), first.changes(i).score());
     EXPECT_EQ(again.changes(i).provisional(), first.changes(i).provisional());
   }
-  EXPECT_EQ(Rating("eve", v1::CHESS).games(), 1);
-  EXPECT_EQ(AllHistory("frank", v1::CHESS).size(), 1u);
+  EXPECT_EQ(Rating("eve", v1::RATING_POOL_CHESS).games(), 1);
+  EXPECT_EQ(AllHistory("frank", v1::RATING_POOL_CHESS).size(), 1u);
 
   // Two service replicas, a client on each, racing the same reports.
   auto second = Start(TestDatabaseUrl());
@@ -379,8 +381,8 @@ TEST_F(RatingTest, SameReportTwiceAndFromTwoClientsAppliedOnce) {
   for (auto& t : threads) t.join();
   EXPECT_EQ(failed.load(), 0);
   EXPECT_EQ(applied.load(), kGames);
-  EXPECT_EQ(Rating("gina", v1::CHESS).games(), kGames);
-  EXPECT_EQ(AllHistory("hank", v1::CHESS).size(), static_cast<size_t>(kGames));
+  EXPECT_EQ(Rating("gina", v1::RATING_POOL_CHESS).games(), kGames);
+  EXPECT_EQ(AllHistory("hank", v1::RATING_POOL_CHESS).size(), static_cast<size_t>(kGames));
 }
 
 TEST_F(RatingTest, HundredConcurrentOverlappingReportsNoDeadlockConsistentTotals) {
@@ -400,7 +402,8 @@ TEST_F(RatingTest, HundredConcurrentOverlappingReportsNoDeadlockConsistentTotals
       seats.push_back({p, 1 + static_cast<int>(rng() % n)});
       ++seats_of[p];
     }
-    reqs.push_back(Req(absl::StrCat("c", i), v1::GAME_KIND_CHECKERS, v1::CHECKERS, seats));
+    reqs.push_back(
+        Req(absl::StrCat("c", i), v1::GAME_KIND_CHECKERS, v1::RATING_POOL_CHECKERS, seats));
   }
   std::vector<grpc::Status> status(kReports);
   std::vector<v1::ReportGameResponse> resp(kReports);
@@ -423,13 +426,13 @@ TEST_F(RatingTest, HundredConcurrentOverlappingReportsNoDeadlockConsistentTotals
 
   int total_games = 0, total_seats = 0;
   for (const auto& [player, games] : seats_of) {
-    v1::PoolRating pr = Rating(player, v1::CHECKERS);
+    v1::PoolRating pr = Rating(player, v1::RATING_POOL_CHECKERS);
     EXPECT_EQ(pr.games(), games) << player;
     total_games += pr.games();
     total_seats += games;
     // The player's updates form one chain from the initial value to the stored one: every
     // game started from the previous game's result (no lost or doubled update).
-    auto h = AllHistory(player, v1::CHECKERS);
+    auto h = AllHistory(player, v1::RATING_POOL_CHECKERS);
     ASSERT_EQ(h.size(), static_cast<size_t>(games));
     std::map<std::string, int> befores;
     auto key = [](const v1::RatingValue& v) {
@@ -476,9 +479,9 @@ TEST_F(RatingTest, UnrankedGamesChangeNothing) {
   auto cpu = Chess("u2", "ivan", "", 1, 2);
   cpu.set_ranked(false);
   EXPECT_EQ(MustReport(cpu).changes_size(), 0);
-  EXPECT_EQ(Rating("ivan", v1::CHESS).games(), 0);
-  EXPECT_EQ(Rating("ivan", v1::CHESS).rating(), 1500);
-  EXPECT_TRUE(AllHistory("judy", v1::CHESS).empty());
+  EXPECT_EQ(Rating("ivan", v1::RATING_POOL_CHESS).games(), 0);
+  EXPECT_EQ(Rating("ivan", v1::RATING_POOL_CHESS).rating(), 1500);
+  EXPECT_TRUE(AllHistory("judy", v1::RATING_POOL_CHESS).empty());
   // Nothing was stored: the same game id can still be reported ranked.
   req.set_ranked(true);
   EXPECT_TRUE(MustReport(req).applied_now());
@@ -503,7 +506,7 @@ TEST_F(RatingTest, InvalidReportsRefusedAndNothingStored) {
       {with(good, [](auto& r) { r.set_kind(static_cast<v1::GameKind>(9)); }), "unknown game kind"},
       {with(good, [](auto& r) { r.set_kind(v1::GAME_KIND_UNSPECIFIED); }), "kind is required"},
       {with(good, [](auto& r) { r.set_pool(v1::RATING_POOL_UNSPECIFIED); }), "pool is required"},
-      {with(good, [](auto& r) { r.set_pool(v1::CHECKERS); }), "does not fit"},
+      {with(good, [](auto& r) { r.set_pool(v1::RATING_POOL_CHECKERS); }), "does not fit"},
       {with(good, [](auto& r) { r.set_game_id(""); }), "game_id is empty"},
       {with(good, [](auto& r) { r.mutable_finished_time()->set_nanos(-1); }),
        "finished_time is not a valid timestamp"},
@@ -513,17 +516,18 @@ TEST_F(RatingTest, InvalidReportsRefusedAndNothingStored) {
       {Chess("bad", "kim", "lee", 1, 3), "out of range"},
       {Chess("bad", "kim", "lee", 0, 1), "out of range"},
       {Chess("bad", "kim", "", 1, 2), "player_id is empty"},
-      {Req("bad", v1::GAME_KIND_CHECKERS, v1::CHECKERS, {{"kim", 1}}), "at least 2 seats"},
-      {Req("bad", v1::GAME_KIND_CHECKERS, v1::CHECKERS, {}), "at least 2 seats"},
-      {Req("bad", v1::GAME_KIND_CHESS, v1::CHESS, {{"kim", 1}, {"lee", 2}, {"mo", 3}}),
+      {Req("bad", v1::GAME_KIND_CHECKERS, v1::RATING_POOL_CHECKERS, {{"kim", 1}}),
+       "at least 2 seats"},
+      {Req("bad", v1::GAME_KIND_CHECKERS, v1::RATING_POOL_CHECKERS, {}), "at least 2 seats"},
+      {Req("bad", v1::GAME_KIND_CHESS, v1::RATING_POOL_CHESS, {{"kim", 1}, {"lee", 2}, {"mo", 3}}),
        "played with 2 seats"},
-      {Req("bad", shogi, v1::SHOGI4_PAIRS,
+      {Req("bad", shogi, v1::RATING_POOL_SHOGI4_PAIRS,
            {{"kim", 1, 0}, {"lee", 2, 1}, {"mo", 2, 0}, {"ned", 1, 1}}),
        "different places"},
-      {Req("bad", shogi, v1::SHOGI4_PAIRS,
+      {Req("bad", shogi, v1::RATING_POOL_SHOGI4_PAIRS,
            {{"kim", 1, 0}, {"lee", 3, 0}, {"mo", 1, 0}, {"ned", 3, 1}}),
        "different places"},
-      {Req("bad", shogi, v1::SHOGI4_PAIRS,
+      {Req("bad", shogi, v1::RATING_POOL_SHOGI4_PAIRS,
            {{"kim", 1, 0}, {"lee", 1, 2}, {"mo", 1, 0}, {"ned", 3, 1}}),
        "must be 0 or 1"},
   };
@@ -536,13 +540,14 @@ TEST_F(RatingTest, InvalidReportsRefusedAndNothingStored) {
     EXPECT_EQ(resp.changes_size(), 0);
   }
   for (const char* p : {"kim", "lee", "mo", "ned"}) {
-    for (v1::RatingPool pool : {v1::CHESS, v1::CHECKERS, v1::SHOGI4_PAIRS}) {
+    for (v1::RatingPool pool :
+         {v1::RATING_POOL_CHESS, v1::RATING_POOL_CHECKERS, v1::RATING_POOL_SHOGI4_PAIRS}) {
       EXPECT_EQ(Rating(p, pool).games(), 0) << p;
     }
   }
   // The game id was never stored: the valid report is applied now.
   ASSERT_TRUE(MustReport(good).applied_now());
-  v1::PoolRating kim = Rating("kim", v1::CHESS);
+  v1::PoolRating kim = Rating("kim", v1::RATING_POOL_CHESS);
 
   // A replay with different content is refused and changes nothing.
   for (auto changed : {Chess("bad", "kim", "lee", 2, 1), Chess("bad", "kim", "lee", 1, 1),
@@ -553,14 +558,15 @@ TEST_F(RatingTest, InvalidReportsRefusedAndNothingStored) {
     EXPECT_NE(s.error_message().find("already reported with different"), std::string::npos)
         << s.error_message();
   }
-  auto other_pool = Req("bad", v1::GAME_KIND_CHECKERS, v1::CHECKERS, {{"kim", 1}, {"lee", 2}});
+  auto other_pool =
+      Req("bad", v1::GAME_KIND_CHECKERS, v1::RATING_POOL_CHECKERS, {{"kim", 1}, {"lee", 2}});
   v1::ReportGameResponse resp;
   EXPECT_EQ(Report(other_pool, &resp).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-  v1::PoolRating kim2 = Rating("kim", v1::CHESS);
+  v1::PoolRating kim2 = Rating("kim", v1::RATING_POOL_CHESS);
   EXPECT_TRUE(SameBits(kim.rating(), kim2.rating()));
   EXPECT_EQ(kim2.games(), 1);
-  EXPECT_EQ(Rating("nat", v1::CHESS).games(), 0);
-  EXPECT_EQ(Rating("kim", v1::CHECKERS).games(), 0);
+  EXPECT_EQ(Rating("nat", v1::RATING_POOL_CHESS).games(), 0);
+  EXPECT_EQ(Rating("kim", v1::RATING_POOL_CHECKERS).games(), 0);
 
   // Reads check their input too.
   grpc::ClientContext ctx;
@@ -570,9 +576,9 @@ TEST_F(RatingTest, InvalidReportsRefusedAndNothingStored) {
   v1::GetHistoryResponse hr;
   EXPECT_EQ(History("kim", v1::RATING_POOL_UNSPECIFIED, 0, "", &hr).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_EQ(History("kim", v1::CHESS, -1, "", &hr).error_code(),
+  EXPECT_EQ(History("kim", v1::RATING_POOL_CHESS, -1, "", &hr).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_EQ(History("kim", v1::CHESS, 0, "garbage!", &hr).error_code(),
+  EXPECT_EQ(History("kim", v1::RATING_POOL_CHESS, 0, "garbage!", &hr).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
 
   std::string m = Metrics();
@@ -607,7 +613,8 @@ TEST_F(RatingTest, LeaderboardFiltersByRdAndPages) {
   for (auto& [p, v] : rd) ASSERT_LE(v, 75) << p;
   MustReport(Chess("cas1", "x1", "x2", 1, 2));
   MustReport(Chess("cas2", "x2", "x1", 1, 2));
-  MustReport(Req("other", v1::GAME_KIND_CHECKERS, v1::CHECKERS, {{"r0", 1}, {"x1", 2}}));
+  MustReport(
+      Req("other", v1::GAME_KIND_CHECKERS, v1::RATING_POOL_CHECKERS, {{"r0", 1}, {"x1", 2}}));
 
   std::vector<v1::LeaderboardEntry> all;
   std::string token;
@@ -615,7 +622,7 @@ TEST_F(RatingTest, LeaderboardFiltersByRdAndPages) {
   do {
     grpc::ClientContext ctx;
     v1::GetLeaderboardRequest req;
-    req.set_pool(v1::CHESS);
+    req.set_pool(v1::RATING_POOL_CHESS);
     req.set_page_size(4);
     req.set_page_token(token);
     v1::GetLeaderboardResponse resp;
@@ -635,34 +642,34 @@ TEST_F(RatingTest, LeaderboardFiltersByRdAndPages) {
     if (i > 0) {
       EXPECT_GE(all[i - 1].rating(), all[i].rating());
     }
-    v1::PoolRating pr = Rating(all[i].player_id().substr(prefix_.size()), v1::CHESS);
+    v1::PoolRating pr = Rating(all[i].player_id().substr(prefix_.size()), v1::RATING_POOL_CHESS);
     EXPECT_TRUE(SameBits(pr.rating(), all[i].rating()));
     EXPECT_EQ(pr.games(), all[i].games());
     EXPECT_FALSE(pr.provisional());
   }
-  EXPECT_TRUE(Rating("x1", v1::CHESS).provisional());
+  EXPECT_TRUE(Rating("x1", v1::RATING_POOL_CHESS).provisional());
 
   // Other pools have their own board; tokens do not cross pools; bad input is refused.
   grpc::ClientContext c1;
   v1::GetLeaderboardRequest req;
-  req.set_pool(v1::CHECKERS);
+  req.set_pool(v1::RATING_POOL_CHECKERS);
   v1::GetLeaderboardResponse resp;
   ASSERT_TRUE(stub_->GetLeaderboard(&c1, req, &resp).ok());
   EXPECT_EQ(resp.entries_size(), 0);  // nobody there has RD <= 75
   {
     grpc::ClientContext ctx;
     v1::GetLeaderboardRequest r;
-    r.set_pool(v1::CHESS);
+    r.set_pool(v1::RATING_POOL_CHESS);
     r.set_page_size(1);
     v1::GetLeaderboardResponse first;
     ASSERT_TRUE(stub_->GetLeaderboard(&ctx, r, &first).ok());
     grpc::ClientContext ctx2;
-    r.set_pool(v1::CHECKERS);
+    r.set_pool(v1::RATING_POOL_CHECKERS);
     r.set_page_token(first.next_page_token());
     EXPECT_EQ(stub_->GetLeaderboard(&ctx2, r, &resp).error_code(),
               grpc::StatusCode::INVALID_ARGUMENT);
     grpc::ClientContext ctx3;
-    r.set_pool(v1::CHESS);
+    r.set_pool(v1::RATING_POOL_CHESS);
     r.set_page_token("bm9wZQ");
     EXPECT_EQ(stub_->GetLeaderboard(&ctx3, r, &resp).error_code(),
               grpc::StatusCode::INVALID_ARGUMENT);
@@ -677,7 +684,7 @@ TEST_F(RatingTest, LeaderboardFiltersByRdAndPages) {
   // limit lists the casual players too.
   auto loose = Start(db, {{"TABLERO_LEADERBOARD_RD", "400"}});
   grpc::ClientContext c2;
-  req.set_pool(v1::CHESS);
+  req.set_pool(v1::RATING_POOL_CHESS);
   req.set_page_size(100);
   ASSERT_TRUE(loose->GetLeaderboard(&c2, req, &resp).ok());
   EXPECT_EQ(resp.entries_size(), kRegulars + 2);
@@ -688,16 +695,16 @@ TEST_F(RatingTest, LeaderboardFiltersByRdAndPages) {
 TEST_F(RatingTest, IdsWithQuotesAndArraySyntaxRoundTrip) {
   StartShared();
   const std::string a = "o'brien \"x\" \\ {a,b}", b = "NULL", c = "\xc3\xa9l\xc3\xa8ve, 2";
-  auto req = Req("'); DROP TABLE rating.games; --", v1::GAME_KIND_CHECKERS, v1::CHECKERS,
-                 {{a, 1}, {b, 2}, {c, 2}});
+  auto req = Req("'); DROP TABLE rating.games; --", v1::GAME_KIND_CHECKERS,
+                 v1::RATING_POOL_CHECKERS, {{a, 1}, {b, 2}, {c, 2}});
   v1::ReportGameResponse r = MustReport(req);
   ASSERT_EQ(r.changes_size(), 3);
   EXPECT_EQ(r.changes(0).player_id(), Id(a));
   EXPECT_EQ(r.changes(1).player_id(), Id(b));
   EXPECT_EQ(r.changes(2).player_id(), Id(c));
-  EXPECT_EQ(Rating(a, v1::CHECKERS).games(), 1);
-  EXPECT_EQ(Rating(c, v1::CHECKERS).games(), 1);
-  auto h = AllHistory(b, v1::CHECKERS);
+  EXPECT_EQ(Rating(a, v1::RATING_POOL_CHECKERS).games(), 1);
+  EXPECT_EQ(Rating(c, v1::RATING_POOL_CHECKERS).games(), 1);
+  auto h = AllHistory(b, v1::RATING_POOL_CHECKERS);
   ASSERT_EQ(h.size(), 1u);
   EXPECT_EQ(h[0].game_id(), req.game_id());
   EXPECT_FALSE(MustReport(req).applied_now());  // the replay finds it by the same id
@@ -711,17 +718,17 @@ TEST_F(RatingTest, HistoryListsEntriesPerGameNewestFirst) {
     chess.push_back(MustReport(Chess(absl::StrCat("h", i), "olga", absl::StrCat("pete", i),
                                      i % 2 + 1, 2 - i % 2, t0 + 60 * i)));
   }
-  MustReport(Req("hc0", v1::GAME_KIND_CHECKERS, v1::CHECKERS, {{"olga", 2}, {"q1", 1}, {"q2", 3}},
-                 t0 + 30));
-  MustReport(Req("hc1", v1::GAME_KIND_CHECKERS, v1::CHECKERS, {{"q1", 1}, {"olga", 1}, {"q2", 3}},
-                 t0 + 90));
+  MustReport(Req("hc0", v1::GAME_KIND_CHECKERS, v1::RATING_POOL_CHECKERS,
+                 {{"olga", 2}, {"q1", 1}, {"q2", 3}}, t0 + 30));
+  MustReport(Req("hc1", v1::GAME_KIND_CHECKERS, v1::RATING_POOL_CHECKERS,
+                 {{"q1", 1}, {"olga", 1}, {"q2", 3}}, t0 + 90));
 
   std::vector<v1::HistoryEntry> got;
   std::string token;
   std::vector<int> sizes;
   do {
     v1::GetHistoryResponse resp;
-    ASSERT_TRUE(History("olga", v1::CHESS, 2, token, &resp).ok());
+    ASSERT_TRUE(History("olga", v1::RATING_POOL_CHESS, 2, token, &resp).ok());
     sizes.push_back(resp.entries_size());
     got.insert(got.end(), resp.entries().begin(), resp.entries().end());
     token = resp.next_page_token();
@@ -740,14 +747,14 @@ TEST_F(RatingTest, HistoryListsEntriesPerGameNewestFirst) {
       EXPECT_TRUE(SameValue(got[k - 1].before(), got[k].after()));
     }
   }
-  auto cc = AllHistory("olga", v1::CHECKERS);
+  auto cc = AllHistory("olga", v1::RATING_POOL_CHECKERS);
   ASSERT_EQ(cc.size(), 2u);
   EXPECT_EQ(cc[0].game_id(), Id("hc1"));
   EXPECT_EQ(cc[0].place(), 1);
   EXPECT_EQ(cc[1].game_id(), Id("hc0"));
   EXPECT_EQ(cc[1].seats(), 3);
-  EXPECT_TRUE(AllHistory("olga", v1::SHOGI4_SINGLES).empty());
-  EXPECT_EQ(AllHistory("pete3", v1::CHESS).size(), 1u);
+  EXPECT_TRUE(AllHistory("olga", v1::RATING_POOL_SHOGI4_SINGLES).empty());
+  EXPECT_EQ(AllHistory("pete3", v1::RATING_POOL_CHESS).size(), 1u);
 }
 
 }  // namespace

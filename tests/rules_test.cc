@@ -187,12 +187,12 @@ TEST_F(RulesTest, ListGamesDescribesEveryGameAndItsOptions) {
     for (const char* room : {"show_legal_moves", "rotate_first_player"}) {
       ASSERT_TRUE(by_name.count(room)) << g.name() << " lacks " << room;
       EXPECT_TRUE(by_name[room]->room_level());
-      EXPECT_EQ(by_name[room]->type(), v1::OptionSpec::BOOL);
+      EXPECT_EQ(by_name[room]->type(), v1::OptionSpec::TYPE_BOOL);
       EXPECT_EQ(by_name[room]->default_value(), "on");
     }
     for (const v1::OptionSpec& o : g.options()) {
       EXPECT_NE(o.type(), v1::OptionSpec::TYPE_UNSPECIFIED) << o.name();
-      if (o.type() == v1::OptionSpec::CHOICE || o.type() == v1::OptionSpec::BOOL) {
+      if (o.type() == v1::OptionSpec::TYPE_CHOICE || o.type() == v1::OptionSpec::TYPE_BOOL) {
         EXPECT_NE(std::find(o.choices().begin(), o.choices().end(), o.default_value()),
                   o.choices().end())
             << o.name();
@@ -210,7 +210,7 @@ TEST_F(RulesTest, ListGamesDescribesEveryGameAndItsOptions) {
   EXPECT_EQ(find(chess, "draw_mode")->default_value(), "site");
   const v1::OptionSpec* limit = find(resp.games(2), "move_limit");
   ASSERT_NE(limit, nullptr);
-  EXPECT_EQ(limit->type(), v1::OptionSpec::INT);
+  EXPECT_EQ(limit->type(), v1::OptionSpec::TYPE_INT);
   EXPECT_EQ(limit->default_value(), "200");
   EXPECT_GT(limit->max(), limit->min());
   ASSERT_NE(find(resp.games(1), "format"), nullptr);
@@ -308,7 +308,7 @@ TEST_F(RulesTest, ChessFoolsMateInMixedNotation) {
   EXPECT_EQ(last.move().display(), "Qh4#");
   EXPECT_EQ(last.move().seat(), 1);
   EXPECT_EQ(EventTypes(last.events()),
-            (std::vector<std::string>{"MOVE", "CHECK", "MATE", "GAME_OVER"}));
+            (std::vector<std::string>{"TYPE_MOVE", "TYPE_CHECK", "TYPE_MATE", "TYPE_GAME_OVER"}));
   EXPECT_EQ(last.events(0).detail(), "Qh4#");
   EXPECT_EQ(last.events(3).detail(), "checkmate");
   EXPECT_EQ(last.view().to_move(), -1);
@@ -391,7 +391,7 @@ TEST_F(RulesTest, ChessStalemateFromTheStart) {
   EXPECT_TRUE(last.result().over());
   EXPECT_EQ(last.result().reason(), "stalemate");
   EXPECT_EQ(Places(last.result()), (std::vector<int>{1, 1}));
-  EXPECT_EQ(EventTypes(last.events()).back(), "GAME_OVER");
+  EXPECT_EQ(EventTypes(last.events()).back(), "TYPE_GAME_OVER");
   EXPECT_EQ(last.view().in_check_size(), 0);
 }
 
@@ -406,63 +406,65 @@ TEST_F(RulesTest, ChessDrawsOffersClaimsAndResignation) {
   v1::ApplyActionResponse act;
   site = Start(kChess);
   PlayAll(kChess, &site, shuffle);
-  EXPECT_REFUSED(Act(kChess, site, 1, v1::CLAIM_DRAW, &act, "Ng8"), StatusCode::FAILED_PRECONDITION,
-                 "automatic");
+  EXPECT_REFUSED(Act(kChess, site, 1, v1::ACTION_CLAIM_DRAW, &act, "Ng8"),
+                 StatusCode::FAILED_PRECONDITION, "automatic");
 
   // FIDE mode: it must be claimed, by the player to move, with the move that makes it hold.
   std::string fide = Start(kChess, {{"draw_mode", "fide"}});
   PlayAll(kChess, &fide, shuffle);
-  EXPECT_REFUSED(Act(kChess, fide, 1, v1::CLAIM_DRAW, &act), StatusCode::FAILED_PRECONDITION,
+  EXPECT_REFUSED(Act(kChess, fide, 1, v1::ACTION_CLAIM_DRAW, &act), StatusCode::FAILED_PRECONDITION,
                  "no draw to claim");
-  EXPECT_REFUSED(Act(kChess, fide, 0, v1::CLAIM_DRAW, &act, "Ng8"), StatusCode::FAILED_PRECONDITION,
-                 "to move");
-  ASSERT_TRUE(Act(kChess, fide, 1, v1::CLAIM_DRAW, &act, "Ng8").ok());
+  EXPECT_REFUSED(Act(kChess, fide, 0, v1::ACTION_CLAIM_DRAW, &act, "Ng8"),
+                 StatusCode::FAILED_PRECONDITION, "to move");
+  ASSERT_TRUE(Act(kChess, fide, 1, v1::ACTION_CLAIM_DRAW, &act, "Ng8").ok());
   EXPECT_TRUE(act.result().over());
   EXPECT_EQ(act.result().reason(), "draw_claimed");
   EXPECT_EQ(EventTypes(act.events()),
-            (std::vector<std::string>{"MOVE", "DRAW_CLAIMED", "GAME_OVER"}));
+            (std::vector<std::string>{"TYPE_MOVE", "TYPE_DRAW_CLAIMED", "TYPE_GAME_OVER"}));
   EXPECT_EQ(act.view().ply(), 8);
   EXPECT_EQ(act.events(1).seat(), 1);
   EXPECT_FALSE(act.events(1).detail().empty());  // the claim's reason
 
   // Offers: not before both sides moved; accept ends the game; decline keeps it going.
   std::string g = Start(kChess);
-  EXPECT_REFUSED(Act(kChess, g, 0, v1::OFFER_DRAW, &act), StatusCode::FAILED_PRECONDITION,
+  EXPECT_REFUSED(Act(kChess, g, 0, v1::ACTION_OFFER_DRAW, &act), StatusCode::FAILED_PRECONDITION,
                  "both sides");
   PlayAll(kChess, &g, {"e4", "e5"});
-  ASSERT_TRUE(Act(kChess, g, 0, v1::OFFER_DRAW, &act).ok());
+  ASSERT_TRUE(Act(kChess, g, 0, v1::ACTION_OFFER_DRAW, &act).ok());
   EXPECT_EQ(act.view().draw_offer_by().value(), 0);
   EXPECT_TRUE(act.view().has_draw_offer_by());
   const std::string offered = act.state();
-  EXPECT_REFUSED(Act(kChess, offered, 0, v1::ACCEPT_DRAW, &act), StatusCode::FAILED_PRECONDITION,
-                 "no draw offer");
-  ASSERT_TRUE(Act(kChess, offered, 1, v1::DECLINE_DRAW, &act).ok());
+  EXPECT_REFUSED(Act(kChess, offered, 0, v1::ACTION_ACCEPT_DRAW, &act),
+                 StatusCode::FAILED_PRECONDITION, "no draw offer");
+  ASSERT_TRUE(Act(kChess, offered, 1, v1::ACTION_DECLINE_DRAW, &act).ok());
   EXPECT_FALSE(act.result().over());
   EXPECT_FALSE(act.view().has_draw_offer_by());
-  ASSERT_TRUE(Act(kChess, offered, 1, v1::ACCEPT_DRAW, &act).ok());
+  ASSERT_TRUE(Act(kChess, offered, 1, v1::ACTION_ACCEPT_DRAW, &act).ok());
   EXPECT_EQ(act.result().reason(), "draw_agreed");
   EXPECT_EQ(Places(act.result()), (std::vector<int>{1, 1}));
 
   // Resignation on the opponent's turn.
-  ASSERT_TRUE(Act(kChess, g, 1, v1::RESIGN, &act).ok());
+  ASSERT_TRUE(Act(kChess, g, 1, v1::ACTION_RESIGN, &act).ok());
   EXPECT_EQ(act.result().reason(), "resignation");
   EXPECT_EQ(Places(act.result()), (std::vector<int>{1, 2}));
-  EXPECT_EQ(EventTypes(act.events()), (std::vector<std::string>{"RESIGNED", "GAME_OVER"}));
-  EXPECT_REFUSED(Act(kChess, act.state(), 0, v1::RESIGN, &act), StatusCode::FAILED_PRECONDITION,
-                 "over");
+  EXPECT_EQ(EventTypes(act.events()),
+            (std::vector<std::string>{"TYPE_RESIGNED", "TYPE_GAME_OVER"}));
+  EXPECT_REFUSED(Act(kChess, act.state(), 0, v1::ACTION_RESIGN, &act),
+                 StatusCode::FAILED_PRECONDITION, "over");
 
   // Bad action requests.
-  EXPECT_REFUSED(Act(kChess, g, 2, v1::RESIGN, &act), StatusCode::INVALID_ARGUMENT, "seat 2");
+  EXPECT_REFUSED(Act(kChess, g, 2, v1::ACTION_RESIGN, &act), StatusCode::INVALID_ARGUMENT,
+                 "seat 2");
   EXPECT_REFUSED(Act(kChess, g, 0, v1::ACTION_UNSPECIFIED, &act), StatusCode::INVALID_ARGUMENT,
                  "action");
-  EXPECT_REFUSED(Act(kChess, g, 0, v1::RESIGN, &act, "e2e4"), StatusCode::INVALID_ARGUMENT,
+  EXPECT_REFUSED(Act(kChess, g, 0, v1::ACTION_RESIGN, &act, "e2e4"), StatusCode::INVALID_ARGUMENT,
                  "move_text");
   // Other games' rules.
-  EXPECT_REFUSED(Act(kShogi, Start(kShogi), 0, v1::RESIGN, &act), StatusCode::FAILED_PRECONDITION,
-                 "resign");
-  EXPECT_REFUSED(Act(kCheckers, Start(kCheckers), 0, v1::OFFER_DRAW, &act),
+  EXPECT_REFUSED(Act(kShogi, Start(kShogi), 0, v1::ACTION_RESIGN, &act),
+                 StatusCode::FAILED_PRECONDITION, "resign");
+  EXPECT_REFUSED(Act(kCheckers, Start(kCheckers), 0, v1::ACTION_OFFER_DRAW, &act),
                  StatusCode::FAILED_PRECONDITION, "draw");
-  ASSERT_TRUE(Act(kCheckers, Start(kCheckers), 0, v1::RESIGN, &act).ok());
+  ASSERT_TRUE(Act(kCheckers, Start(kCheckers), 0, v1::ACTION_RESIGN, &act).ok());
   EXPECT_TRUE(act.result().over());
   EXPECT_EQ(Places(act.result()), (std::vector<int>{2, 1}));
 }
@@ -551,7 +553,8 @@ TEST_F(RulesTest, StructuredMovesAreCompletedByTheEngine) {
   EXPECT_EQ(resp.move().notation(), "a7a8q");
   EXPECT_EQ(resp.move().display(), "a8=Q+");
   EXPECT_EQ(resp.move().seat(), 0);
-  EXPECT_EQ(EventTypes(resp.events()), (std::vector<std::string>{"MOVE", "PROMOTION", "CHECK"}));
+  EXPECT_EQ(EventTypes(resp.events()),
+            (std::vector<std::string>{"TYPE_MOVE", "TYPE_PROMOTION", "TYPE_CHECK"}));
 
   // Chinese Checkers: a structured path of the first listed move.
   v1::LegalMovesRequest lreq;
@@ -646,7 +649,7 @@ TEST_F(RulesTest, ShogiFourthOccurrenceEndsTheGame) {
   EXPECT_TRUE(last.result().over());
   EXPECT_EQ(last.result().reason(), "fourth_occurrence");
   EXPECT_EQ(last.view().ply(), 24);
-  EXPECT_EQ(EventTypes(last.events()).back(), "GAME_OVER");
+  EXPECT_EQ(EventTypes(last.events()).back(), "TYPE_GAME_OVER");
   EXPECT_EQ(last.result().places_size(), 4);
   for (int p : last.result().places()) EXPECT_GE(p, 1);  // every survivor ranked
   v1::ApplyMoveResponse after;
@@ -738,8 +741,8 @@ TEST_F(RulesTest, ChineseCheckersRacePlayedToTheFinish) {
   EXPECT_NE(last.result().reason(), "no_progress") << "the greedy race stalled";
   EXPECT_NE(last.result().reason(), "move_limit");
   std::vector<std::string> types = EventTypes(last.events());
-  EXPECT_NE(std::find(types.begin(), types.end(), "FINISHED"), types.end());
-  EXPECT_EQ(types.back(), "GAME_OVER");
+  EXPECT_NE(std::find(types.begin(), types.end(), "TYPE_FINISHED"), types.end());
+  EXPECT_EQ(types.back(), "TYPE_GAME_OVER");
   std::vector<int> places = Places(last.result());
   std::sort(places.begin(), places.end());
   EXPECT_EQ(places, (std::vector<int>{1, 2}));

@@ -51,13 +51,14 @@ class Games {
     int kind = rng_() % 10;
     int seats;
     if (kind < 6) {
-      r.set_kind(v1::GAME_KIND_CHESS), r.set_pool(v1::CHESS), seats = 2;
+      r.set_kind(v1::GAME_KIND_CHESS), r.set_pool(v1::RATING_POOL_CHESS), seats = 2;
     } else if (kind < 7) {
-      r.set_kind(v1::GAME_KIND_SHOGI4), r.set_pool(v1::SHOGI4_SINGLES), seats = 4;
+      r.set_kind(v1::GAME_KIND_SHOGI4), r.set_pool(v1::RATING_POOL_SHOGI4_SINGLES), seats = 4;
     } else if (kind < 8) {
-      r.set_kind(v1::GAME_KIND_SHOGI4), r.set_pool(v1::SHOGI4_PAIRS), seats = 4;
+      r.set_kind(v1::GAME_KIND_SHOGI4), r.set_pool(v1::RATING_POOL_SHOGI4_PAIRS), seats = 4;
     } else {
-      r.set_kind(v1::GAME_KIND_CHECKERS), r.set_pool(v1::CHECKERS), seats = 2 + rng_() % 5;
+      r.set_kind(v1::GAME_KIND_CHECKERS), r.set_pool(v1::RATING_POOL_CHECKERS),
+          seats = 2 + rng_() % 5;
     }
     int chosen[6];
     for (int i = 0; i < seats; ++i) {
@@ -69,11 +70,11 @@ class Games {
       } while (dup);
       v1::ReportSeat* s = r.add_seats();
       s->set_player_id(absl::StrCat("p", chosen[i]));
-      if (r.pool() == v1::SHOGI4_PAIRS) {
+      if (r.pool() == v1::RATING_POOL_SHOGI4_PAIRS) {
         s->set_team(i % 2);
       }
     }
-    if (r.pool() == v1::SHOGI4_PAIRS) {
+    if (r.pool() == v1::RATING_POOL_SHOGI4_PAIRS) {
       int winner = rng_() % 2;
       for (int i = 0; i < 4; ++i) r.mutable_seats(i)->set_place(i % 2 == winner ? 1 : 3);
     } else {

@@ -10,7 +10,8 @@
 //   whatever the handler kind (sync, callback unary or streaming: gRPC itself answers
 //   INTERNAL or UNIMPLEMENTED there);
 // - error hygiene: a server error's message (status.h IsServerError) is replaced by
-//   PublicMessage with the request id, and the original goes to the log;
+//   PublicMessage with the request id (and its details dropped), and the original goes
+//   to the log; a client error passes as the handler answered, details (ErrorInfo) too;
 // - one logfmt line per failed call: method, code, request id, duration, client address
 //   (client_address.h; server errors at warn/error, client errors at debug).
 #ifndef TABLERO_LIBS_SERVICE_BOUNDARY_H_

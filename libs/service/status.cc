@@ -1,17 +1,61 @@
 #include "libs/service/status.h"
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
+#include "google/rpc/status.pb.h"
 
 namespace tablero::service {
 
+absl::Status WithReason(absl::Status s, absl::string_view reason,
+                        const std::vector<std::pair<std::string, std::string>>& metadata) {
+  if (s.ok()) return s;
+  google::rpc::ErrorInfo info;
+  info.set_reason(std::string(reason));
+  info.set_domain(kErrorDomain);
+  for (const auto& [k, v] : metadata) (*info.mutable_metadata())[k] = v;
+  s.SetPayload(kErrorInfoType, absl::Cord(info.SerializeAsString()));
+  return s;
+}
+
+std::optional<google::rpc::ErrorInfo> ErrorInfoOf(const absl::Status& s) {
+  auto payload = s.GetPayload(kErrorInfoType);
+  google::rpc::ErrorInfo info;
+  if (!payload.has_value() || !info.ParseFromString(std::string(*payload))) return std::nullopt;
+  return info;
+}
+
+std::optional<google::rpc::ErrorInfo> ErrorInfoOf(const grpc::Status& s) {
+  if (s.error_details().empty()) return std::nullopt;
+  google::rpc::Status details;
+  if (!details.ParseFromString(s.error_details())) return std::nullopt;
+  for (const auto& any : details.details()) {
+    google::rpc::ErrorInfo info;
+    if (any.type_url() == kErrorInfoType && info.ParseFromString(any.value())) return info;
+  }
+  return std::nullopt;
+}
+
 grpc::Status ToGrpc(const absl::Status& s) {
   if (s.ok()) return grpc::Status();
-  return grpc::Status(static_cast<grpc::StatusCode>(s.code()), std::string(s.message()));
+  const auto code = static_cast<grpc::StatusCode>(s.code());
+  auto info = s.GetPayload(kErrorInfoType);
+  if (!info.has_value()) return grpc::Status(code, std::string(s.message()));
+  google::rpc::Status details;
+  details.set_code(static_cast<int>(s.code()));
+  details.set_message(std::string(s.message()));
+  auto* any = details.add_details();
+  any->set_type_url(kErrorInfoType);
+  any->set_value(std::string(*info));
+  return grpc::Status(code, std::string(s.message()), details.SerializeAsString());
 }
 
 absl::Status FromGrpc(const grpc::Status& s) {
   if (s.ok()) return absl::OkStatus();
-  return absl::Status(static_cast<absl::StatusCode>(s.error_code()), s.error_message());
+  absl::Status out(static_cast<absl::StatusCode>(s.error_code()), s.error_message());
+  if (auto info = ErrorInfoOf(s)) {
+    out.SetPayload(kErrorInfoType, absl::Cord(info->SerializeAsString()));
+  }
+  return out;
 }
 
 bool IsServerError(grpc::StatusCode code) {

@@ -206,8 +206,14 @@ int PiecesOf(const Position& pos, int seat) {
 
 std::array<int, kSeats> Places(const Position& pos) {
   std::array<int, kSeats> places{0, 0, 0, 0};
-  if (pos.over == EndReason::kNone) return places;
   const bool pairs = pos.rules.format == Format::kPairs;
+  if (pos.over == EndReason::kNone) {
+    // Running: only the eliminated are placed, the first mated last.
+    if (!pairs) {
+      for (int i = 0; i < pos.n_elim; ++i) places[pos.elim[i]] = kSeats - i;
+    }
+    return places;
+  }
   if (pos.over == EndReason::kPairsMate) {
     int loser = pos.elim[0] & 1;  // team 0: seats 0 and 2; team 1: seats 1 and 3
     for (int s = 0; s < kSeats; ++s) places[s] = (s & 1) == loser ? 2 : 1;

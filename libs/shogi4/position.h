@@ -103,7 +103,10 @@ uint64_t Key(const Position& pos);
 // unchanged squares.
 uint64_t MoveTerms(const Position& p, int to_move, int from, int to, int seat, int slot);
 
-// Places per seat (1 = first; equal numbers share) for a finished game.
+// Places per seat (1 = first; equal numbers share; 0 = not placed yet). A finished game
+// places every seat. While a singles game runs, a mated seat already has its place, which
+// no later ending changes (the first mated is 4th, the second 3rd: every ending ranks the
+// eliminated below the survivors, in elimination order); pairs games end at the first mate.
 std::array<int, kSeats> Places(const Position& pos);
 
 }  // namespace tablero::shogi4

@@ -21,15 +21,14 @@ grpc::Status MatchmakingService::Act(grpc::ServerContextBase* ctx, const std::st
   if (!r.ok()) return ToGrpc(r.status());
   GameRow g = std::move(*r);
   int seat = g.SeatOf(caller->id);
-  if (seat < 0) return ToGrpc(absl::PermissionDeniedError("you hold no seat in this game"));
-  if (g.over) return ToGrpc(absl::FailedPreconditionError("the game is over"));
+  if (absl::Status s = CheckSeated(g, seat); !s.ok()) return ToGrpc(s);
   if (expected_ply != nullptr && expected_ply->value() != g.ply) {
-    return ToGrpc(absl::AbortedError(absl::StrCat("stale claim: the game is at ply ", g.ply)));
+    return ToGrpc(StalePly(absl::StrCat("stale claim: the game is at ply ", g.ply)));
   }
-  if (action == v1::RESIGN && g.kind == v1::GAME_KIND_SHOGI4) {
+  if (action == v1::ACTION_RESIGN && g.kind == v1::GAME_KIND_SHOGI4) {
     return ToGrpc(absl::FailedPreconditionError("four-player shogi has no resignation"));
   }
-  if (action != v1::RESIGN && g.kind != v1::GAME_KIND_CHESS) {
+  if (action != v1::ACTION_RESIGN && g.kind != v1::GAME_KIND_CHESS) {
     return ToGrpc(absl::FailedPreconditionError("draw offers and claims exist only in chess"));
   }
   auto applied = RulesAction(g, seat, action, move_text, service::RequestId(*ctx));
@@ -46,26 +45,26 @@ grpc::Status MatchmakingService::Act(grpc::ServerContextBase* ctx, const std::st
 
 grpc::Status MatchmakingService::Resign(grpc::ServerContextBase* ctx, const v1::ResignRequest* req,
                                         v1::GameActionResponse* resp) {
-  return Act(ctx, req->game_id(), v1::RESIGN, "", nullptr, resp);
+  return Act(ctx, req->game_id(), v1::ACTION_RESIGN, "", nullptr, resp);
 }
 
 grpc::Status MatchmakingService::OfferDraw(grpc::ServerContextBase* ctx,
                                            const v1::OfferDrawRequest* req,
                                            v1::GameActionResponse* resp) {
-  return Act(ctx, req->game_id(), v1::OFFER_DRAW, "", nullptr, resp);
+  return Act(ctx, req->game_id(), v1::ACTION_OFFER_DRAW, "", nullptr, resp);
 }
 
 grpc::Status MatchmakingService::RespondDraw(grpc::ServerContextBase* ctx,
                                              const v1::RespondDrawRequest* req,
                                              v1::GameActionResponse* resp) {
-  return Act(ctx, req->game_id(), req->accept() ? v1::ACCEPT_DRAW : v1::DECLINE_DRAW, "", nullptr,
-             resp);
+  return Act(ctx, req->game_id(), req->accept() ? v1::ACTION_ACCEPT_DRAW : v1::ACTION_DECLINE_DRAW,
+             "", nullptr, resp);
 }
 
 grpc::Status MatchmakingService::ClaimDraw(grpc::ServerContextBase* ctx,
                                            const v1::ClaimDrawRequest* req,
                                            v1::GameActionResponse* resp) {
-  return Act(ctx, req->game_id(), v1::CLAIM_DRAW, req->move_text(),
+  return Act(ctx, req->game_id(), v1::ACTION_CLAIM_DRAW, req->move_text(),
              req->has_expected_ply() ? &req->expected_ply() : nullptr, resp);
 }
 

@@ -20,30 +20,30 @@
 namespace tablero::matchmaking {
 
 // Every unary method: name, request and response types.
-#define TABLERO_MATCHMAKING_UNARY(X)                               \
-  X(CreateGuest, CreateGuestRequest, CreateGuestResponse)          \
-  X(UpdateGuest, UpdateGuestRequest, Player)                       \
-  X(GetMe, GetMeRequest, GetMeResponse)                            \
-  X(GetPlayers, GetPlayersRequest, GetPlayersResponse)             \
-  X(CreateRoom, CreateRoomRequest, Room)                           \
-  X(GetRoom, GetRoomRequest, Room)                                 \
-  X(JoinRoom, JoinRoomRequest, JoinRoomResponse)                   \
-  X(LeaveRoom, LeaveRoomRequest, LeaveRoomResponse)                \
-  X(UpdateRoomSettings, UpdateRoomSettingsRequest, Room)           \
-  X(StartGame, StartGameRequest, Game)                             \
-  X(Rematch, RematchRequest, Game)                                 \
-  X(GetGame, GetGameRequest, Game)                                 \
-  X(MakeMove, MakeMoveRequest, MakeMoveResponse)                   \
-  X(ListLegalMoves, ListLegalMovesRequest, ListLegalMovesResponse) \
-  X(Resign, ResignRequest, GameActionResponse)                     \
-  X(OfferDraw, OfferDrawRequest, GameActionResponse)               \
-  X(RespondDraw, RespondDrawRequest, GameActionResponse)           \
-  X(ClaimDraw, ClaimDrawRequest, GameActionResponse)               \
-  X(ListGames, ListPlayerGamesRequest, ListPlayerGamesResponse)    \
-  X(GetGameMoves, GetGameMovesRequest, GetGameMovesResponse)       \
-  X(ExportPgn, ExportPgnRequest, ExportPgnResponse)                \
-  X(JoinQueue, JoinQueueRequest, Ticket)                           \
-  X(GetTicket, GetTicketRequest, Ticket)                           \
+#define TABLERO_MATCHMAKING_UNARY(X)                                  \
+  X(CreateGuest, CreateGuestRequest, CreateGuestResponse)             \
+  X(UpdateGuest, UpdateGuestRequest, Player)                          \
+  X(GetMe, GetMeRequest, GetMeResponse)                               \
+  X(GetPlayers, GetPlayersRequest, GetPlayersResponse)                \
+  X(CreateRoom, CreateRoomRequest, Room)                              \
+  X(GetRoom, GetRoomRequest, Room)                                    \
+  X(JoinRoom, JoinRoomRequest, JoinRoomResponse)                      \
+  X(LeaveRoom, LeaveRoomRequest, LeaveRoomResponse)                   \
+  X(UpdateRoomSettings, UpdateRoomSettingsRequest, Room)              \
+  X(StartGame, StartGameRequest, Game)                                \
+  X(Rematch, RematchRequest, Game)                                    \
+  X(GetGame, GetGameRequest, Game)                                    \
+  X(MakeMove, MakeMoveRequest, MakeMoveResponse)                      \
+  X(ListLegalMoves, ListLegalMovesRequest, ListLegalMovesResponse)    \
+  X(Resign, ResignRequest, GameActionResponse)                        \
+  X(OfferDraw, OfferDrawRequest, GameActionResponse)                  \
+  X(RespondDraw, RespondDrawRequest, GameActionResponse)              \
+  X(ClaimDraw, ClaimDrawRequest, GameActionResponse)                  \
+  X(ListPlayerGames, ListPlayerGamesRequest, ListPlayerGamesResponse) \
+  X(GetGameMoves, GetGameMovesRequest, GetGameMovesResponse)          \
+  X(ExportPgn, ExportPgnRequest, ExportPgnResponse)                   \
+  X(JoinQueue, JoinQueueRequest, Ticket)                              \
+  X(GetTicket, GetTicketRequest, Ticket)                              \
   X(CancelQueue, CancelQueueRequest, Ticket)
 
 class MatchmakingApi final
@@ -63,6 +63,11 @@ class MatchmakingApi final
   grpc::ServerWriteReactor<grpc::ByteBuffer>* Watch(grpc::CallbackServerContext* ctx,
                                                     const grpc::ByteBuffer* request) override {
     return service_->Watch(ctx, request);
+  }
+
+  grpc::ServerWriteReactor<v1::Ticket>* WatchTicket(grpc::CallbackServerContext* ctx,
+                                                    const v1::WatchTicketRequest* req) override {
+    return service_->WatchTicket(ctx, req);
   }
 
   // Calls waiting for a worker.

@@ -14,7 +14,7 @@ namespace {
 std::vector<std::string> PlayerMembers(const v1::Room& room) {
   std::vector<std::string> out;
   for (const auto& m : room.members()) {
-    if (m.role() == v1::Member::PLAYER) out.push_back(m.player_id());
+    if (m.role() == v1::Member::ROLE_PLAYER) out.push_back(m.player_id());
   }
   return out;
 }
@@ -52,8 +52,8 @@ absl::StatusOr<Startable> LockStartable(pqxx::work& w, const std::string& room_i
     return absl::PermissionDeniedError(absl::StrCat("only the host may ", action));
   }
   if (st.room.state() != want) {
-    return absl::FailedPreconditionError(st.room.state() == v1::Room::PLAYING ? if_playing
-                                                                              : otherwise);
+    return absl::FailedPreconditionError(st.room.state() == v1::Room::STATE_PLAYING ? if_playing
+                                                                                    : otherwise);
   }
   auto range = Seats(st.room.kind());
   if (!range.ok()) return range.status();
@@ -91,7 +91,7 @@ grpc::Status MatchmakingService::StartGame(grpc::ServerContextBase* ctx,
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
   absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
-    auto st = LockStartable(w, req->room_id(), caller->id, "start the game", v1::Room::LOBBY,
+    auto st = LockStartable(w, req->room_id(), caller->id, "start the game", v1::Room::STATE_LOBBY,
                             "a game is already running", "the room has played: use Rematch");
     if (!st.ok()) return st.status();
     const v1::Room& room = st->room;
@@ -111,7 +111,7 @@ grpc::Status MatchmakingService::Rematch(grpc::ServerContextBase* ctx,
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
   absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
     auto st =
-        LockStartable(w, req->room_id(), caller->id, "start a rematch", v1::Room::FINISHED,
+        LockStartable(w, req->room_id(), caller->id, "start a rematch", v1::Room::STATE_FINISHED,
                       "a game is still running", "no game has been played yet: use StartGame");
     if (!st.ok()) return st.status();
     const v1::Room& room = st->room;
@@ -177,15 +177,15 @@ grpc::Status MatchmakingService::MakeMove(grpc::ServerContextBase* ctx,
   if (!r.ok()) return ToGrpc(r.status());
   GameRow g = std::move(*r);
   int seat = g.SeatOf(caller->id);
-  if (seat < 0) return ToGrpc(absl::PermissionDeniedError("you hold no seat in this game"));
-  if (g.over) return ToGrpc(absl::FailedPreconditionError("the game is over"));
+  if (absl::Status s = CheckSeated(g, seat); !s.ok()) return ToGrpc(s);
   if (req->expected_ply() != g.ply) {
-    return ToGrpc(absl::AbortedError(
+    return ToGrpc(StalePly(
         absl::StrCat("stale move: the game is at ply ", g.ply, ", not ", req->expected_ply())));
   }
   if (g.to_move != seat) {
-    return ToGrpc(absl::FailedPreconditionError(
-        absl::StrCat("not your turn: seat ", g.to_move, " is to move")));
+    return ToGrpc(service::WithReason(absl::FailedPreconditionError(absl::StrCat(
+                                          "not your turn: seat ", g.to_move, " is to move")),
+                                      service::reason::kNotYourTurn));
   }
   auto applied = RulesMove(g, req->move_text(), nullptr, service::RequestId(*ctx));
   if (!applied.ok()) return ToGrpc(applied.status());

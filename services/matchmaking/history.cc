@@ -1,4 +1,4 @@
-// History and replay: ListGames (per player, newest first, keyset pages), GetGameMoves,
+// History and replay: ListPlayerGames (per player, newest first, keyset pages), GetGameMoves,
 // ExportPgn.
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
@@ -29,9 +29,9 @@ bool ParsePageToken(const std::string& token, int64_t* us, std::string* id) {
 
 }  // namespace
 
-grpc::Status MatchmakingService::ListGames(grpc::ServerContextBase* ctx,
-                                           const v1::ListPlayerGamesRequest* req,
-                                           v1::ListPlayerGamesResponse* resp) {
+grpc::Status MatchmakingService::ListPlayerGames(grpc::ServerContextBase* ctx,
+                                                 const v1::ListPlayerGamesRequest* req,
+                                                 v1::ListPlayerGamesResponse* resp) {
   auto caller = Authenticate(ctx, req->player_id().empty());
   if (!caller.ok()) return ToGrpc(caller.status());
   std::string player = req->player_id().empty() ? caller->id : req->player_id();

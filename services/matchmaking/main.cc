@@ -41,6 +41,9 @@ ABSL_FLAG(int, code_failures_per_minute, 20,
           "per minute");
 ABSL_FLAG(int, code_failures_per_address, 100,
           "Unknown invite codes all players of one client address may try per minute");
+ABSL_FLAG(double, request_id_minutes, 10,
+          "How long the answer of a CreateGuest, CreateRoom or JoinQueue call with a "
+          "request_id is kept for its retries");
 ABSL_FLAG(int, guests_per_minute, 30,
           "CreateGuest calls one client address may make per minute (0: no limit)");
 
@@ -77,6 +80,7 @@ int main(int argc, char** argv) {
   config.feed_readers = absl::GetFlag(FLAGS_feed_readers);
   config.code_failures_per_address = absl::GetFlag(FLAGS_code_failures_per_address);
   config.guests_per_minute = absl::GetFlag(FLAGS_guests_per_minute);
+  config.request_id_ttl = absl::Minutes(absl::GetFlag(FLAGS_request_id_minutes));
   mm::SetTurnTimeScale(absl::GetFlag(FLAGS_turn_time_scale));
   mm::SetGraceSeconds(absl::GetFlag(FLAGS_grace_seconds));
   mm::MatchmakingService service(config, &metrics);

@@ -28,6 +28,7 @@
 #include "services/matchmaking/hub.h"
 #include "services/matchmaking/mm_metrics.h"
 #include "services/matchmaking/play.h"
+#include "services/matchmaking/ticket_watch.h"
 #include "services/matchmaking/watchers.h"
 #include "tablero/v1/bot.grpc.pb.h"
 #include "tablero/v1/matchmaking.grpc.pb.h"
@@ -57,6 +58,8 @@ struct Config {
   int feed_readers = 2;                            // threads reading rooms' new events
   int cpu_workers = 2;                             // CPU moves computed at once
   int db_pool_size = 16;                           // PostgreSQL connections (--db_pool_size)
+  // Answers of creations kept for their retries (AIP-155, --request_id_minutes).
+  absl::Duration request_id_ttl = absl::Minutes(10);
 };
 
 // A Watch stream's row in `connections` lives this long unless its replica renews it.
@@ -112,8 +115,8 @@ class MatchmakingService final {
   grpc::Status ClaimDraw(grpc::ServerContextBase*, const v1::ClaimDrawRequest*,
                          v1::GameActionResponse*);
   // History.
-  grpc::Status ListGames(grpc::ServerContextBase*, const v1::ListPlayerGamesRequest*,
-                         v1::ListPlayerGamesResponse*);
+  grpc::Status ListPlayerGames(grpc::ServerContextBase*, const v1::ListPlayerGamesRequest*,
+                               v1::ListPlayerGamesResponse*);
   grpc::Status GetGameMoves(grpc::ServerContextBase*, const v1::GetGameMovesRequest*,
                             v1::GetGameMovesResponse*);
   grpc::Status ExportPgn(grpc::ServerContextBase*, const v1::ExportPgnRequest*,
@@ -122,6 +125,10 @@ class MatchmakingService final {
   grpc::Status JoinQueue(grpc::ServerContextBase*, const v1::JoinQueueRequest*, v1::Ticket*);
   grpc::Status GetTicket(grpc::ServerContextBase*, const v1::GetTicketRequest*, v1::Ticket*);
   grpc::Status CancelQueue(grpc::ServerContextBase*, const v1::CancelQueueRequest*, v1::Ticket*);
+  // The caller's ticket as it changes (ticket_watch.h); the opening work runs off gRPC's
+  // threads.
+  grpc::ServerWriteReactor<v1::Ticket>* WatchTicket(grpc::CallbackServerContext* ctx,
+                                                    const v1::WatchTicketRequest* req);
   // Watching.
   // The request as sent (a raw method: events are written as serialized once per replica).
   grpc::ServerWriteReactor<grpc::ByteBuffer>* Watch(grpc::CallbackServerContext* ctx,
@@ -199,6 +206,8 @@ class MatchmakingService final {
   void WakeCpu(const v1::Game& game);
   // queue.cc: pairs waiting tickets; outbox.cc: reports finished ranked games.
   void MatchQueue();
+  // WatchTicket's reads (TicketWatch::Reader): the tickets, WAITING ones renewed.
+  std::vector<v1::Ticket> ReadWatchedTickets(const std::vector<std::string>& ids);
   double RatingOf(const std::string& player, v1::RatingPool pool);
   void DeliverOutbox();
   void CountOutbox();
@@ -207,7 +216,9 @@ class MatchmakingService final {
   Metrics* metrics_;
   pg::Pool pool_;
   Feeds feeds_;  // this replica's room feeds: every Watch stream reads through them
-  Hub hub_;      // wakes the feeds: own commits, other replicas' NOTIFYs
+  // WatchTicket streams; the hub's listener, passing rooms' wake-ups on to feeds_.
+  TicketWatch tickets_;
+  Hub hub_;  // wakes the feeds: own commits, other replicas' NOTIFYs
   Watchers watchers_;
   Connections connections_;  // presence rows of this replica's streams, written in batches
   std::unique_ptr<v1::Rules::Stub> rules_;

@@ -11,6 +11,22 @@
 
 namespace tablero::matchmaking {
 
+absl::Status CheckSeated(const GameRow& g, int seat) {
+  if (seat < 0) {
+    return service::WithReason(absl::PermissionDeniedError("you hold no seat in this game"),
+                               service::reason::kNotSeated);
+  }
+  if (g.over) {
+    return service::WithReason(absl::FailedPreconditionError("the game is over"),
+                               service::reason::kGameOver);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status StalePly(absl::string_view message) {
+  return service::WithReason(absl::AbortedError(message), service::reason::kStalePly);
+}
+
 namespace {
 double turn_time_scale = 1.0;
 double grace_seconds = 60;
@@ -98,12 +114,13 @@ bool HumanSeat(const std::vector<SeatRow>& seats, int seat) {
 v1::RatingPool Pool(v1::GameKind kind, const google::protobuf::Map<std::string, std::string>& o) {
   switch (kind) {
     case v1::GAME_KIND_CHESS:
-      return v1::CHESS;
+      return v1::RATING_POOL_CHESS;
     case v1::GAME_KIND_CHECKERS:
-      return v1::CHECKERS;
+      return v1::RATING_POOL_CHECKERS;
     case v1::GAME_KIND_SHOGI4: {
       auto it = o.find("format");
-      return it != o.end() && it->second == "pairs" ? v1::SHOGI4_PAIRS : v1::SHOGI4_SINGLES;
+      return it != o.end() && it->second == "pairs" ? v1::RATING_POOL_SHOGI4_PAIRS
+                                                    : v1::RATING_POOL_SHOGI4_SINGLES;
     }
     default:
       return v1::RATING_POOL_UNSPECIFIED;
@@ -114,7 +131,7 @@ v1::RatingPool Pool(v1::GameKind kind, const google::protobuf::Map<std::string, 
 // in the same transaction (so it is reported exactly when it is over).
 void Finish(pqxx::transaction_base& t, const v1::Game& game) {
   t.exec_params("UPDATE rooms SET state = $2 WHERE id = $1 AND current_game_id = $3",
-                game.room_id(), static_cast<int>(v1::Room::FINISHED), game.id());
+                game.room_id(), static_cast<int>(v1::Room::STATE_FINISHED), game.id());
   // No grace clock runs in a finished game: its seats leave the take-over sweep's index.
   t.exec_params("UPDATE seats SET away_since = NULL WHERE game_id = $1 AND away_since IS NOT NULL",
                 game.id());
@@ -184,13 +201,13 @@ void PlayEvents(int seat, const Applied& a, bool by_cpu, int to_move,
   for (const auto& pe : a.events) {
     v1::RoomEvent e;
     switch (pe.type()) {
-      case v1::PlayEvent::RESIGNED:
+      case v1::PlayEvent::TYPE_RESIGNED:
         e.mutable_resigned()->set_seat(pe.seat());
         break;
-      case v1::PlayEvent::DRAW_OFFERED:
+      case v1::PlayEvent::TYPE_DRAW_OFFERED:
         e.mutable_draw_offered()->set_seat(pe.seat());
         break;
-      case v1::PlayEvent::DRAW_DECLINED:
+      case v1::PlayEvent::TYPE_DRAW_DECLINED:
         e.mutable_draw_declined()->set_seat(pe.seat());
         break;
       default:
@@ -199,7 +216,7 @@ void PlayEvents(int seat, const Applied& a, bool by_cpu, int to_move,
     ev.push_back(e);
   }
   for (const auto& pe : a.events) {
-    if (pe.type() != v1::PlayEvent::ELIMINATION) continue;
+    if (pe.type() != v1::PlayEvent::TYPE_ELIMINATION) continue;
     v1::RoomEvent e;
     auto* el = e.mutable_elimination();
     el->set_seat(pe.seat());
@@ -289,7 +306,7 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
                          to_move, Bytes(a.state), Bytes(a.view), Bytes(a.result), over, deadline);
   }
   if (r.empty()) {
-    return absl::AbortedError("the game moved on meanwhile: re-read it (GetGame) and decide again");
+    return StalePly("the game moved on meanwhile: re-read it (GetGame) and decide again");
   }
   std::vector<v1::RoomEvent> ev;
   // A player moving on a seat the CPU was holding takes it back (rare: then the snapshot
@@ -366,7 +383,7 @@ absl::Status CreateGame(pqxx::transaction_base& t, const v1::Room& room,
   t.exec_params(
       "UPDATE rooms SET state = $2, current_game_id = $3, games_played = games_played + 1 WHERE "
       "id = $1",
-      room.id(), static_cast<int>(v1::Room::PLAYING), id);
+      room.id(), static_cast<int>(v1::Room::STATE_PLAYING), id);
   RefreshCpuDue(t, id);
   if (auto s = LoadGame(t, id, out); !s.ok()) return s;
   std::vector<v1::RoomEvent> ev(1);
@@ -424,8 +441,7 @@ absl::StatusOr<std::optional<std::vector<v1::RoomEvent>>> CommitInOneCall(
     if (verdict == "seq") continue;  // other events came first: number ours after them
     if (verdict == "gone") return absl::NotFoundError("room not found");
     if (verdict != "ok") {
-      return absl::AbortedError(
-          "the game moved on meanwhile: re-read it (GetGame) and decide again");
+      return StalePly("the game moved on meanwhile: re-read it (GetGame) and decide again");
     }
     snap.set_seq(seq0 + static_cast<int64_t>(ev.size()));
     *out = std::move(snap);

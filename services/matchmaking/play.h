@@ -52,6 +52,12 @@ absl::StatusOr<GameRow> ReadGame(pqxx::transaction_base& t, const std::string& i
 // The same in one autocommit statement on a pooled connection (no BEGIN/COMMIT trips).
 absl::StatusOr<GameRow> ReadGame(pg::Pool& pool, const std::string& id);
 
+// Whether `seat` (g.SeatOf: -1 for none) may act in `g` at all: PERMISSION_DENIED with
+// reason NOT_SEATED, FAILED_PRECONDITION with GAME_OVER, else OK.
+absl::Status CheckSeated(const GameRow& g, int seat);
+// ABORTED with reason STALE_PLY: the game is no longer at the ply the caller meant.
+absl::Status StalePly(absl::string_view message);
+
 // What the rules service answered for a move (ApplyMove) or an action (ApplyAction).
 struct Applied {
   std::string state;

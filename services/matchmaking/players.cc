@@ -2,6 +2,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/service/client_address.h"
 #include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/request_ids.h"
 #include "services/matchmaking/store.h"
 
 namespace tablero::matchmaking {
@@ -17,6 +18,17 @@ void FillPlayer(const pqxx::row& r, v1::Player* p) {
 grpc::Status MatchmakingService::CreateGuest(grpc::ServerContextBase* ctx,
                                              const v1::CreateGuestRequest* req,
                                              v1::CreateGuestResponse* resp) {
+  // A retry with a request_id already answered gets that answer (per id alone: the
+  // caller has no identity yet), before the rate limit: it creates nothing.
+  auto retry = RetryKeyOf("CreateGuest", "", *req, req->request_id());
+  if (!retry.ok()) return ToGrpc(retry.status());
+  std::string token;
+  auto replayed = Replay(pool_, *retry, resp, &token);
+  if (!replayed.ok()) return ToGrpc(replayed.status());
+  if (*replayed) {
+    resp->set_token(token);
+    return grpc::Status::OK;
+  }
   if (!guests_.Take(service::ClientAddress(*ctx), config_.guests_per_minute)) {
     return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                         "too many new guests from your address; wait a minute (a device "
@@ -30,17 +42,27 @@ grpc::Status MatchmakingService::CreateGuest(grpc::ServerContextBase* ctx,
     if (!n.ok()) return ToGrpc(n.status());
     name = *n;
   }
-  std::string id = NewId(), token = NewToken();
-  absl::Status s = Tx([&](pqxx::work& w) {
+  std::string id = NewId();
+  token = NewToken();
+  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+    resp->Clear();
+    std::string first_token;
+    auto again = ReplayIn(w, *retry, resp, &first_token);  // a concurrent call won
+    if (!again.ok()) return again.status();
+    if (*again) {
+      resp->set_token(first_token);
+      return absl::OkStatus();
+    }
     w.exec_params("INSERT INTO players (id, display_name, token_hash) VALUES ($1, $2, $3)", id,
                   name, Bytes(TokenHash(token)));
+    resp->set_player_id(id);
+    resp->set_display_name(name);
+    // Kept without the token; the token only sealed with the request id.
+    if (*retry) StoreAnswer(w, **retry, resp->SerializeAsString(), config_.request_id_ttl, token);
+    resp->set_token(token);
     return absl::OkStatus();
   });
-  if (!s.ok()) return ToGrpc(s);
-  resp->set_player_id(id);
-  resp->set_token(token);
-  resp->set_display_name(name);
-  return grpc::Status::OK;
+  return ToGrpc(s);
 }
 
 grpc::Status MatchmakingService::UpdateGuest(grpc::ServerContextBase* ctx,

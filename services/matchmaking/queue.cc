@@ -3,12 +3,14 @@
 // ranked quick-match room with the group and starts its game in the same transaction.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/games/games.h"
 #include "libs/service/request_id.h"
 #include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/request_ids.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/store.h"
 
@@ -21,11 +23,11 @@ namespace {
 double Window(double waited) { return std::min(100.0 + 25.0 * std::max(0.0, waited), 800.0); }
 
 v1::RatingPool PoolOf(v1::GameKind kind, const v1::RoomSettings& opts) {
-  if (kind == v1::GAME_KIND_CHESS) return v1::CHESS;
-  if (kind == v1::GAME_KIND_CHECKERS) return v1::CHECKERS;
+  if (kind == v1::GAME_KIND_CHESS) return v1::RATING_POOL_CHESS;
+  if (kind == v1::GAME_KIND_CHECKERS) return v1::RATING_POOL_CHECKERS;
   auto it = opts.options().find("format");
-  return it != opts.options().end() && it->second == "pairs" ? v1::SHOGI4_PAIRS
-                                                             : v1::SHOGI4_SINGLES;
+  return it != opts.options().end() && it->second == "pairs" ? v1::RATING_POOL_SHOGI4_PAIRS
+                                                             : v1::RATING_POOL_SHOGI4_SINGLES;
 }
 
 void FillTicket(const pqxx::row& r, v1::Ticket* t) {
@@ -73,6 +75,12 @@ grpc::Status MatchmakingService::JoinQueue(grpc::ServerContextBase* ctx,
                                            const v1::JoinQueueRequest* req, v1::Ticket* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
+  // A retry of an answered call: the ticket it created (not ALREADY_EXISTS).
+  auto retry = RetryKeyOf("JoinQueue", caller->id, *req, req->request_id());
+  if (!retry.ok()) return ToGrpc(retry.status());
+  auto replayed = Replay(pool_, *retry, resp);
+  if (!replayed.ok()) return ToGrpc(replayed.status());
+  if (*replayed) return grpc::Status::OK;
   auto range = Seats(req->kind());
   if (!range.ok()) return ToGrpc(range.status());
   int count = req->player_count() == 0 ? range->min : req->player_count();
@@ -113,11 +121,17 @@ grpc::Status MatchmakingService::JoinQueue(grpc::ServerContextBase* ctx,
   double rating = RatingOf(caller->id, PoolOf(req->kind(), opts));
   std::string id = NewId();
   absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+    resp->Clear();
+    auto again = ReplayIn(w, *retry, resp);  // a concurrent call with the id won
+    if (!again.ok()) return again.status();
+    if (*again) return absl::OkStatus();
     pqxx::result existing =
         w.exec_params("SELECT id FROM tickets WHERE player_id = $1 AND status = 1", caller->id);
     if (!existing.empty()) {
-      return absl::AlreadyExistsError(
-          absl::StrCat("you already have a waiting ticket: ", existing[0][0].as<std::string>()));
+      const std::string ticket = existing[0][0].as<std::string>();
+      return service::WithReason(
+          absl::AlreadyExistsError(absl::StrCat("you already have a waiting ticket: ", ticket)),
+          service::reason::kAlreadyQueued, {{"ticket_id", ticket}});
     }
     w.exec_params(
         "INSERT INTO tickets (id, player_id, kind, player_count, pool_key, options, rating, "
@@ -126,6 +140,7 @@ grpc::Status MatchmakingService::JoinQueue(grpc::ServerContextBase* ctx,
     pqxx::result r =
         w.exec_params(absl::StrCat("SELECT ", kTicketCols, " FROM tickets WHERE id = $1"), id);
     FillTicket(r[0], resp);
+    if (*retry) StoreAnswer(w, **retry, resp->SerializeAsString(), config_.request_id_ttl);
     return absl::OkStatus();
   });
   return ToGrpc(s);
@@ -163,7 +178,7 @@ grpc::Status MatchmakingService::CancelQueue(grpc::ServerContextBase* ctx,
     if (r[0][0].as<std::string>() != caller->id) {
       return absl::PermissionDeniedError("not your ticket");
     }
-    if (r[0][1].as<int>() == v1::Ticket::MATCHED) {
+    if (r[0][1].as<int>() == v1::Ticket::STATUS_MATCHED) {
       return absl::FailedPreconditionError("already matched: the game has started");
     }
     w.exec_params(
@@ -174,18 +189,83 @@ grpc::Status MatchmakingService::CancelQueue(grpc::ServerContextBase* ctx,
     FillTicket(t[0], resp);
     return absl::OkStatus();
   });
+  if (s.ok()) hub_.Publish(TicketWatch::WakeName(req->ticket_id()));  // its WatchTicket streams
   return ToGrpc(s);
+}
+
+grpc::ServerWriteReactor<v1::Ticket>* MatchmakingService::WatchTicket(
+    grpc::CallbackServerContext* ctx, const v1::WatchTicketRequest* req) {
+  TicketStreamPtr stream = TicketWatch::NewStream();
+  absl::Status bad = CheckId("ticket_id", req->ticket_id());
+  if (bad.ok() && draining_) bad = absl::UnavailableError("server shutting down: reconnect");
+  if (!bad.ok()) {
+    stream->End(ToGrpc(bad));
+    return stream.get();
+  }
+  // What the opening work needs is copied: it runs on a watch worker.
+  std::optional<std::string> authorization;
+  const auto& md = ctx->client_metadata();
+  if (auto it = md.find("authorization"); it != md.end()) {
+    authorization = std::string(it->second.data(), it->second.size());
+  }
+  watch_work_.Post([this, stream, id = req->ticket_id(), authorization] {
+    auto caller = AuthenticateHeader(authorization, true);
+    absl::Status s = caller.status();
+    v1::Ticket ticket;
+    if (s.ok()) {
+      s = pool_.Read([&](pqxx::transaction_base& t) -> absl::Status {
+        pqxx::result r =
+            t.exec_params(absl::StrCat("SELECT ", kTicketCols, " FROM tickets WHERE id = $1"), id);
+        if (r.empty()) return absl::NotFoundError("ticket not found");
+        if (r[0][1].as<std::string>() != caller->id) {
+          return absl::PermissionDeniedError("not your ticket");
+        }
+        FillTicket(r[0], &ticket);
+        return absl::OkStatus();
+      });
+    }
+    if (s.ok()) s = tickets_.Follow(stream, ticket);
+    if (!s.ok()) {
+      const bool db = s.code() == absl::StatusCode::kUnavailable ||
+                      s.code() == absl::StatusCode::kDeadlineExceeded;
+      stream->End(
+          ToGrpc(db ? absl::UnavailableError("database unavailable: retry WatchTicket") : s));
+    }
+  });
+  return stream.get();
+}
+
+std::vector<v1::Ticket> MatchmakingService::ReadWatchedTickets(
+    const std::vector<std::string>& ids) {
+  std::vector<v1::Ticket> out;
+  (void)Tx([&](pqxx::work& w) {
+    out.clear();
+    const std::string array = TextArray(ids);
+    // Watched is as good as polled: a watched ticket is not abandoned.
+    w.exec_params("UPDATE tickets SET polled_at = now() WHERE id = ANY($1::text[]) AND status = 1",
+                  array);
+    for (const auto& r : w.exec_params(
+             absl::StrCat("SELECT ", kTicketCols, " FROM tickets WHERE id = ANY($1::text[])"),
+             array)) {
+      FillTicket(r, &out.emplace_back());
+    }
+    return absl::OkStatus();
+  });
+  return out;
 }
 
 void MatchmakingService::MatchQueue() {
   // One matcher at a time across replicas; the others skip this round.
-  std::vector<std::string> keys;
+  std::vector<std::string> keys, changed;  // changed: tickets whose streams to wake
   absl::Status s = Tx([&](pqxx::work& w) {
     keys.clear();
-    w.exec_params(
-        "UPDATE tickets SET status = 3, cancel_reason = 'abandoned' WHERE status = 1 AND "
-        "polled_at < now() - make_interval(secs => $1)",
-        absl::ToDoubleSeconds(config_.ticket_abandon));
+    changed.clear();
+    for (const auto& r : w.exec_params(
+             "UPDATE tickets SET status = 3, cancel_reason = 'abandoned' WHERE status = 1 AND "
+             "polled_at < now() - make_interval(secs => $1) RETURNING id",
+             absl::ToDoubleSeconds(config_.ticket_abandon))) {
+      changed.push_back(r[0].as<std::string>());
+    }
     for (const auto& r :
          w.exec("SELECT pool_key FROM tickets WHERE status = 1 GROUP BY pool_key, player_count "
                 "HAVING count(*) >= player_count")) {
@@ -194,11 +274,14 @@ void MatchmakingService::MatchQueue() {
     return absl::OkStatus();
   });
   if (!s.ok()) return;
+  for (const std::string& id : changed) hub_.Publish(TicketWatch::WakeName(id));
   for (const std::string& key : keys) {
     std::vector<double> waits;  // of the tickets matched, observed once committed
     int matched_kind = 0;
+    std::vector<std::string> matched;
     absl::Status done = Tx([&](pqxx::work& w) -> absl::Status {
       waits.clear();
+      matched.clear();
       pqxx::result lock = w.exec_params("SELECT pg_try_advisory_xact_lock(hashtext($1))",
                                         "tablero.matchmaking.queue." + key);
       if (!lock[0][0].as<bool>()) return absl::OkStatus();
@@ -275,12 +358,17 @@ void MatchmakingService::MatchQueue() {
         for (size_t g : group) {
           w.exec_params("UPDATE tickets SET status = 2, room_id = $2, game_id = $3 WHERE id = $1",
                         waiting[g].id, room_id, game.id());
+          matched.push_back(waiting[g].id);
         }
       }
       return absl::OkStatus();
     });
     if (done.ok() && matched_kind >= 1 && matched_kind <= 3) {
       for (double wait : waits) metrics_->queue_wait[matched_kind]->Observe(wait);
+    }
+    // The match pushed to the players' WatchTicket streams, on every replica.
+    if (done.ok()) {
+      for (const std::string& id : matched) hub_.Publish(TicketWatch::WakeName(id));
     }
   }
 }

@@ -1,6 +1,7 @@
 // Rooms: CreateRoom, GetRoom, JoinRoom, LeaveRoom, UpdateRoomSettings.
 #include "absl/strings/str_cat.h"
 #include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/request_ids.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/seating.h"
 #include "services/matchmaking/store.h"
@@ -35,6 +36,12 @@ bool IsMember(const v1::Room& room, const std::string& player_id) {
   return false;
 }
 
+// An invite code that names no open room: NOT_FOUND, reason INVITE_CODE_UNKNOWN.
+absl::Status UnknownCode() {
+  return service::WithReason(absl::NotFoundError("unknown invite code"),
+                             service::reason::kInviteCodeUnknown);
+}
+
 grpc::Status TooManyGuesses() {
   return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                       "too many unknown invite codes from you; wait a minute");
@@ -46,10 +53,19 @@ grpc::Status MatchmakingService::CreateRoom(grpc::ServerContextBase* ctx,
                                             const v1::CreateRoomRequest* req, v1::Room* resp) {
   auto caller = Authenticate(ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
+  auto retry = RetryKeyOf("CreateRoom", caller->id, *req, req->request_id());
+  if (!retry.ok()) return ToGrpc(retry.status());
+  auto replayed = Replay(pool_, *retry, resp);
+  if (!replayed.ok()) return ToGrpc(replayed.status());
+  if (*replayed) return grpc::Status::OK;
   auto settings = ResolveSettings(req->kind(), req->settings());
   if (!settings.ok()) return ToGrpc(settings.status());
   std::string id = NewId();
   absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+    resp->Clear();
+    auto again = ReplayIn(w, *retry, resp);  // a concurrent call with the id won
+    if (!again.ok()) return again.status();
+    if (*again) return absl::OkStatus();
     // 40 bits of code: a collision is rare; retry with a fresh one when it happens.
     for (int attempt = 0;; ++attempt) {
       pqxx::result r = w.exec_params(
@@ -60,10 +76,12 @@ grpc::Status MatchmakingService::CreateRoom(grpc::ServerContextBase* ctx,
       if (attempt == 10) return absl::InternalError("could not allocate an invite code");
     }
     w.exec_params("INSERT INTO members (room_id, player_id, role) VALUES ($1, $2, $3)", id,
-                  caller->id, static_cast<int>(v1::Member::PLAYER));
-    std::vector<v1::RoomEvent> ev = {Joined(w, id, caller->id, v1::Member::PLAYER)};
+                  caller->id, static_cast<int>(v1::Member::ROLE_PLAYER));
+    std::vector<v1::RoomEvent> ev = {Joined(w, id, caller->id, v1::Member::ROLE_PLAYER)};
     if (auto seq = AppendEvents(w, id, &ev); !seq.ok()) return seq.status();
-    return LoadRoom(w, id, resp);
+    if (auto st = LoadRoom(w, id, resp); !st.ok()) return st;
+    if (*retry) StoreAnswer(w, **retry, resp->SerializeAsString(), config_.request_id_ttl);
+    return absl::OkStatus();
   });
   return ToGrpc(s);
 }
@@ -82,12 +100,12 @@ grpc::Status MatchmakingService::GetRoom(grpc::ServerContextBase* ctx,
     std::string code = NormalizeCode(req->invite_code());
     if (code.empty()) {
       CodeGuessFailed(keys);
-      return grpc::Status(grpc::StatusCode::NOT_FOUND, "unknown invite code");
+      return ToGrpc(UnknownCode());
     }
     absl::Status s = Tx([&](pqxx::work& w) {
       pqxx::result r =
           w.exec_params("SELECT id FROM rooms WHERE invite_code = $1 AND NOT closed", code);
-      if (r.empty()) return absl::NotFoundError("unknown invite code");
+      if (r.empty()) return UnknownCode();
       id = r[0][0].as<std::string>();
       return absl::OkStatus();
     });
@@ -116,7 +134,7 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
   std::string code = NormalizeCode(req->invite_code());
   if (code.empty()) {
     CodeGuessFailed(keys);
-    return grpc::Status(grpc::StatusCode::NOT_FOUND, "unknown invite code");
+    return ToGrpc(UnknownCode());
   }
   std::string room_id;
   absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
@@ -124,7 +142,7 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
         "SELECT id, kind, state, current_game_id FROM rooms WHERE invite_code = $1 AND NOT "
         "closed FOR UPDATE",
         code);
-    if (r.empty()) return absl::NotFoundError("unknown invite code");
+    if (r.empty()) return UnknownCode();
     room_id = r[0][0].as<std::string>();
     auto kind = static_cast<v1::GameKind>(r[0][1].as<int>());
     auto state = static_cast<v1::Room::State>(r[0][2].as<int>());
@@ -143,15 +161,15 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
     }
     auto range = Seats(kind);
     if (!range.ok()) return range.status();
-    v1::Member::Role role = v1::Member::SPECTATOR;
+    v1::Member::Role role = v1::Member::ROLE_SPECTATOR;
     bool seated = false;
-    if (state == v1::Room::PLAYING) {
+    if (state == v1::Room::STATE_PLAYING) {
       seated = !w.exec_params("SELECT 1 FROM seats WHERE game_id = $1 AND player_id = $2", game_id,
                               caller->id)
                     .empty();
-      if (seated) role = v1::Member::PLAYER;
+      if (seated) role = v1::Member::ROLE_PLAYER;
     } else if (counts[0][1].as<int>() < range->max) {
-      role = v1::Member::PLAYER;
+      role = v1::Member::ROLE_PLAYER;
     }
     w.exec_params("INSERT INTO members (room_id, player_id, role) VALUES ($1, $2, $3)", room_id,
                   caller->id, static_cast<int>(role));
@@ -197,7 +215,7 @@ grpc::Status MatchmakingService::LeaveRoom(grpc::ServerContextBase* ctx,
       w.exec_params("UPDATE rooms SET host_id = $2 WHERE id = $1", req->room_id(), new_host);
       ev[0].mutable_member_left()->set_new_host_player_id(new_host);
     }
-    if (state == v1::Room::PLAYING) {
+    if (state == v1::Room::STATE_PLAYING) {
       if (auto st = LeftSeat(w, game_id, caller->id, &ev, metrics_); !st.ok()) return st;
     }
     for (auto& e : ev) e.set_game_id(game_id);
@@ -226,13 +244,15 @@ grpc::Status MatchmakingService::UpdateRoomSettings(grpc::ServerContextBase* ctx
     if (room.quick_match()) {
       return absl::FailedPreconditionError("quick-match rooms have fixed settings");
     }
-    if (room.state() == v1::Room::PLAYING) {
+    if (room.state() == v1::Room::STATE_PLAYING) {
       return absl::FailedPreconditionError("a game is running: change the settings after it ends");
     }
     if (req->has_expected_settings_version() &&
         req->expected_settings_version().value() != room.settings_version()) {
-      return absl::AbortedError(absl::StrCat("settings changed meanwhile (version ",
-                                             room.settings_version(), "): re-read the room"));
+      return service::WithReason(
+          absl::AbortedError(absl::StrCat("settings changed meanwhile (version ",
+                                          room.settings_version(), "): re-read the room")),
+          service::reason::kStaleSettings);
     }
     w.exec_params(
         "UPDATE rooms SET settings = $2, settings_version = settings_version + 1 WHERE id = $1",

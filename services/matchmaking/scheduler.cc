@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/service/log.h"
 #include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/request_ids.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/seating.h"
 #include "services/matchmaking/store.h"
@@ -14,6 +15,7 @@ void MatchmakingService::StartBackground() {
   hub_.Start();
   watchers_.Start();
   connections_.Start();
+  tickets_.Start([this](const std::vector<std::string>& ids) { return ReadWatchedTickets(ids); });
   threads_.emplace_back([this] { SchedulerLoop(); });
   for (int i = 0; i < config_.cpu_workers; ++i) threads_.emplace_back([this] { CpuLoop(); });
 }
@@ -33,6 +35,7 @@ void MatchmakingService::Drain() {
   threads_.clear();
   watchers_.Stop();
   connections_.Stop();
+  tickets_.Stop(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server shutting down: reconnect"));
   hub_.Stop();
 }
 
@@ -95,6 +98,10 @@ void MatchmakingService::SchedulerLoop() {
       RenewAndSweepConnections();
       CountActiveGames();
       CountOutbox();
+      (void)Tx([](pqxx::work& w) {
+        SweepExpired(w);  // retried calls' answers past their time
+        return absl::OkStatus();
+      });
       next_renew = now + absl::Seconds(5);
     }
     TakeoverSweep();

@@ -85,7 +85,7 @@ absl::Status Presence(pqxx::transaction_base& t, const std::string& room_id,
       "SELECT state, coalesce(current_game_id, '') FROM rooms WHERE id = $1", room_id);
   if (room.empty()) return absl::OkStatus();
   std::string game_id = room[0][1].as<std::string>();
-  bool playing = room[0][0].as<int>() == v1::Room::PLAYING;
+  bool playing = room[0][0].as<int>() == v1::Room::STATE_PLAYING;
   int seat = -1;
   bool cpu = false;
   if (playing) {

@@ -12,11 +12,12 @@ using tablero::v1::RatingPool;
 bool PoolFits(int kind, int pool) {
   switch (kind) {
     case tablero::v1::GAME_KIND_CHESS:
-      return pool == tablero::v1::CHESS;
+      return pool == tablero::v1::RATING_POOL_CHESS;
     case tablero::v1::GAME_KIND_SHOGI4:
-      return pool == tablero::v1::SHOGI4_SINGLES || pool == tablero::v1::SHOGI4_PAIRS;
+      return pool == tablero::v1::RATING_POOL_SHOGI4_SINGLES ||
+             pool == tablero::v1::RATING_POOL_SHOGI4_PAIRS;
     case tablero::v1::GAME_KIND_CHECKERS:
-      return pool == tablero::v1::CHECKERS;
+      return pool == tablero::v1::RATING_POOL_CHECKERS;
   }
   return false;
 }
@@ -35,7 +36,7 @@ absl::Status CheckTeams(const std::vector<ReportSeat>& seats) {
     int t = seats[i].team;
     if (t != 0 && t != 1) {
       return absl::InvalidArgumentError(
-          absl::StrCat("seats[", i, "].team must be 0 or 1 in SHOGI4_PAIRS, got ", t));
+          absl::StrCat("seats[", i, "].team must be 0 or 1 in RATING_POOL_SHOGI4_PAIRS, got ", t));
     }
     if (count[t]++ == 0) {
       place[t] = seats[i].place;
@@ -47,8 +48,8 @@ absl::Status CheckTeams(const std::vector<ReportSeat>& seats) {
   }
   if (count[0] != 2 || count[1] != 2) {
     return absl::InvalidArgumentError(
-        absl::StrCat("SHOGI4_PAIRS needs two seats in team 0 and two in team 1, got ", count[0],
-                     " and ", count[1]));
+        absl::StrCat("RATING_POOL_SHOGI4_PAIRS needs two seats in team 0 and two in team 1, got ",
+                     count[0], " and ", count[1]));
   }
   return absl::OkStatus();
 }
@@ -57,13 +58,13 @@ absl::Status CheckTeams(const std::vector<ReportSeat>& seats) {
 
 const char* PoolName(int pool) {
   switch (pool) {
-    case tablero::v1::CHESS:
+    case tablero::v1::RATING_POOL_CHESS:
       return "chess";
-    case tablero::v1::SHOGI4_SINGLES:
+    case tablero::v1::RATING_POOL_SHOGI4_SINGLES:
       return "shogi4_singles";
-    case tablero::v1::SHOGI4_PAIRS:
+    case tablero::v1::RATING_POOL_SHOGI4_PAIRS:
       return "shogi4_pairs";
-    case tablero::v1::CHECKERS:
+    case tablero::v1::RATING_POOL_CHECKERS:
       return "checkers";
   }
   return "unknown";
@@ -129,10 +130,10 @@ absl::StatusOr<Report> ParseReport(const tablero::v1::ReportGameRequest& req, ab
       return absl::InvalidArgumentError(
           absl::StrCat("seats[", i, "].place is ", s.place(), ", out of range 1..", n));
     }
-    bool pairs = r.pool == tablero::v1::SHOGI4_PAIRS;
+    bool pairs = r.pool == tablero::v1::RATING_POOL_SHOGI4_PAIRS;
     r.seats.push_back({s.player_id(), s.place(), pairs ? s.team() : -1});
   }
-  if (r.pool == tablero::v1::SHOGI4_PAIRS) {
+  if (r.pool == tablero::v1::RATING_POOL_SHOGI4_PAIRS) {
     if (absl::Status s = CheckTeams(r.seats); !s.ok()) return s;
   }
   if (req.has_finished_time()) {

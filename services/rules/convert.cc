@@ -34,20 +34,21 @@ v1::GameKind ToProto(game::Kind kind) {
 
 absl::StatusOr<game::Action> FromProto(v1::Action action) {
   switch (action) {
-    case v1::RESIGN:
+    case v1::ACTION_RESIGN:
       return game::Action::kResign;
-    case v1::OFFER_DRAW:
+    case v1::ACTION_OFFER_DRAW:
       return game::Action::kOfferDraw;
-    case v1::ACCEPT_DRAW:
+    case v1::ACTION_ACCEPT_DRAW:
       return game::Action::kAcceptDraw;
-    case v1::DECLINE_DRAW:
+    case v1::ACTION_DECLINE_DRAW:
       return game::Action::kDeclineDraw;
-    case v1::CLAIM_DRAW:
+    case v1::ACTION_CLAIM_DRAW:
       return game::Action::kClaimDraw;
     default:
       return absl::InvalidArgumentError(
           absl::StrCat("action ", static_cast<int>(action),
-                       " is not one of RESIGN, OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW, CLAIM_DRAW"));
+                       " is not one of ACTION_RESIGN, ACTION_OFFER_DRAW, ACTION_ACCEPT_DRAW, "
+                       "ACTION_DECLINE_DRAW, ACTION_CLAIM_DRAW"));
   }
 }
 

@@ -65,8 +65,17 @@ absl::StatusOr<game::Kind> RequireKind(v1::GameKind kind) {
 }
 
 ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD grpc::Status Stale(int64_t expected, int ply) {
-  return ToGrpc(absl::AbortedError(
-      absl::StrCat("stale move: expected_ply ", expected, " but the game is at ply ", ply)));
+  return ToGrpc(
+      service::WithReason(absl::AbortedError(absl::StrCat("stale move: expected_ply ", expected,
+                                                          " but the game is at ply ", ply)),
+                          service::reason::kStalePly));
+}
+
+// A move the engine refused: FAILED_PRECONDITION is an illegal move (ILLEGAL_MOVE);
+// anything else (malformed text: INVALID_ARGUMENT) goes as it is.
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status Refused(absl::Status s) {
+  if (s.code() != absl::StatusCode::kFailedPrecondition) return s;
+  return service::WithReason(std::move(s), service::reason::kIllegalMove);
 }
 
 absl::StatusOr<GamePtr> Decode(absl::string_view bytes, game::Kind expect) {
@@ -104,8 +113,9 @@ ABSL_ATTRIBUTE_NOINLINE absl::Status CheckStructured(const v1::Move& m) {
 }
 
 ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status GameOver(const Game& g) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("the game is over (", g.result().reason, "): no more moves"));
+  return service::WithReason(absl::FailedPreconditionError(absl::StrCat(
+                                 "the game is over (", g.result().reason, "): no more moves")),
+                             service::reason::kGameOver);
 }
 
 }  // namespace
@@ -256,13 +266,13 @@ grpc::Status RulesService::Apply(grpc::ServerContextBase* ctx, const fast::Apply
   const bool text = req.move_case == v1::ApplyMoveRequest::kMoveText;
   if (text) {
     auto parsed = game.ParseMove(req.move_text);
-    if (!parsed.ok()) return kept(refuse(parsed.status()));
+    if (!parsed.ok()) return kept(refuse(Refused(parsed.status())));
     *move = *std::move(parsed);
   } else {
     *move = FromProto(*req.structured, game.to_move());
   }
   auto events = game.Play(*move);
-  if (!events.ok()) return refuse(events.status());
+  if (!events.ok()) return refuse(Refused(events.status()));
   metrics.Moved(*kind);
   // Text moves come back from the parser fully filled in; a structured move is completed
   // by the engine's record of the last move (notation computed before the move): the
@@ -325,7 +335,7 @@ grpc::Status RulesService::ApplyAction(grpc::ServerContextBase* ctx,
   if (!action.ok()) return ToGrpc(action.status());
   if (absl::Status s = CheckMoveText(req->move_text()); !s.ok()) return ToGrpc(s);
   if (!req->move_text().empty() && *action != game::Action::kClaimDraw) {
-    return ToGrpc(absl::InvalidArgumentError("move_text is only for CLAIM_DRAW"));
+    return ToGrpc(absl::InvalidArgumentError("move_text is only for ACTION_CLAIM_DRAW"));
   }
   auto g = LoadFor(*ctx, req->kind(), req->state());
   if (!g.ok()) return ToGrpc(g.status());

@@ -88,7 +88,7 @@ void PrintRoom(const v1::Room& r) {
   std::cout << "\nMembers:";
   for (const auto& m : r.members()) {
     std::cout << " " << m.display_name() << (m.player_id() == r.host_player_id() ? " (host)" : "")
-              << (m.role() == v1::Member::SPECTATOR ? " (spectator)" : "") << ";";
+              << (m.role() == v1::Member::ROLE_SPECTATOR ? " (spectator)" : "") << ";";
   }
   std::cout << "\n";
   if (!r.current_game_id().empty()) std::cout << "Game: " << r.current_game_id() << "\n";
@@ -157,10 +157,10 @@ int Main(int argc, char** argv) {
   if (cmd == "leaderboard") {
     std::string pool = a.pos.size() > 1 ? a.pos[1] : "chess";
     v1::GetLeaderboardRequest q;
-    q.set_pool(pool == "shogi4" || pool == "shogi" ? v1::SHOGI4_SINGLES
-               : pool == "shogi4-pairs"            ? v1::SHOGI4_PAIRS
-               : pool == "checkers"                ? v1::CHECKERS
-                                                   : v1::CHESS);
+    q.set_pool(pool == "shogi4" || pool == "shogi" ? v1::RATING_POOL_SHOGI4_SINGLES
+               : pool == "shogi4-pairs"            ? v1::RATING_POOL_SHOGI4_PAIRS
+               : pool == "checkers"                ? v1::RATING_POOL_CHECKERS
+                                                   : v1::RATING_POOL_CHESS);
     v1::GetLeaderboardResponse r;
     s = c.rating()->GetLeaderboard(c.Ctx(false).get(), q, &r);
     if (!s.ok()) return Fail(s);
@@ -259,14 +259,20 @@ int Main(int argc, char** argv) {
     if (!s.ok()) return Fail(s);
     std::cout << "Waiting for opponents (rating " << static_cast<int>(t.rating() + 0.5)
               << ")... Ctrl-C to stop waiting\n";
-    while (t.status() == v1::Ticket::WAITING) {
-      std::this_thread::sleep_for(std::chrono::seconds(1));
-      v1::GetTicketRequest gq;
-      gq.set_ticket_id(t.ticket_id());
-      s = c.mm()->GetTicket(c.Ctx().get(), gq, &t);
-      if (!s.ok()) return Fail(s);
+    // The match is pushed on WatchTicket (the stream ends right after MATCHED or
+    // CANCELLED); a stream that breaks is opened again.
+    while (t.status() == v1::Ticket::STATUS_WAITING) {
+      auto ctx = c.Ctx(true, 24 * 3600);
+      v1::WatchTicketRequest wq;
+      wq.set_ticket_id(t.ticket_id());
+      auto reader = c.mm()->WatchTicket(ctx.get(), wq);
+      while (reader->Read(&t)) {
+      }
+      s = reader->Finish();
+      if (!s.ok() && s.error_code() != grpc::StatusCode::UNAVAILABLE) return Fail(s);
+      if (!s.ok()) std::this_thread::sleep_for(std::chrono::seconds(1));
     }
-    if (t.status() != v1::Ticket::MATCHED) {
+    if (t.status() != v1::Ticket::STATUS_MATCHED) {
       std::cerr << "the ticket was " << t.cancel_reason() << "\n";
       return 1;
     }
@@ -276,7 +282,7 @@ int Main(int argc, char** argv) {
     v1::ListPlayerGamesRequest q;
     if (a.flags.count("player")) q.set_player_id(a.flags["player"]);
     v1::ListPlayerGamesResponse r;
-    s = c.mm()->ListGames(c.Ctx().get(), q, &r);
+    s = c.mm()->ListPlayerGames(c.Ctx().get(), q, &r);
     if (!s.ok()) return Fail(s);
     for (const auto& g : r.games()) {
       std::cout << g.game_id() << "  " << KindName(g.kind()) << "  ply " << g.ply()
@@ -333,8 +339,8 @@ int Main(int argc, char** argv) {
     s = c.mm()->JoinRoom(c.Ctx().get(), q, &r);
     if (!s.ok()) return Fail(s);
     std::cout << "Joined room " << room.invite_code() << " as "
-              << (r.role() == v1::Member::PLAYER ? "player" : "spectator") << "\n";
-    return RunRoom(c, room.id(), r.role() != v1::Member::PLAYER);
+              << (r.role() == v1::Member::ROLE_PLAYER ? "player" : "spectator") << "\n";
+    return RunRoom(c, room.id(), r.role() != v1::Member::ROLE_PLAYER);
   }
   if (cmd == "watch") return RunRoom(c, room.id(), true);
   if (cmd == "start") {

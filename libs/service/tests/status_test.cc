@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "google/rpc/status.pb.h"
 #include "libs/service/request_id.h"
 
 namespace tablero::service {
@@ -15,6 +16,36 @@ TEST(Status, ConvertsEveryCodeBothWays) {
     EXPECT_EQ(g.error_message(), c == 0 ? "" : "why");
     EXPECT_EQ(FromGrpc(g), a);
   }
+}
+
+TEST(Status, AReasonTravelsInTheDetailsAndBack) {
+  absl::Status a = WithReason(absl::AlreadyExistsError("you already have a waiting ticket: t1"),
+                              reason::kAlreadyQueued, {{"ticket_id", "t1"}});
+  grpc::Status g = ToGrpc(a);
+  EXPECT_EQ(g.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(g.error_message(), "you already have a waiting ticket: t1");
+  // The details are what a client decodes from grpc-status-details-bin.
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(g.error_details()));
+  EXPECT_EQ(details.code(), static_cast<int>(grpc::StatusCode::ALREADY_EXISTS));
+  ASSERT_EQ(details.details_size(), 1);
+  EXPECT_EQ(details.details(0).type_url(), "type.googleapis.com/google.rpc.ErrorInfo");
+  google::rpc::ErrorInfo info;
+  ASSERT_TRUE(info.ParseFromString(details.details(0).value()));
+  EXPECT_EQ(info.reason(), "ALREADY_QUEUED");
+  EXPECT_EQ(info.domain(), "tablero");
+  EXPECT_EQ(info.metadata().at("ticket_id"), "t1");
+  // Back through FromGrpc (a backend's refusal relayed): the same reason, same code.
+  absl::Status back = FromGrpc(g);
+  EXPECT_EQ(back.code(), absl::StatusCode::kAlreadyExists);
+  auto again = ErrorInfoOf(back);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->reason(), "ALREADY_QUEUED");
+  EXPECT_EQ(ErrorInfoOf(g)->metadata().at("ticket_id"), "t1");
+  // No reason, no details; OK stays OK.
+  EXPECT_TRUE(ToGrpc(absl::NotFoundError("x")).error_details().empty());
+  EXPECT_FALSE(ErrorInfoOf(FromGrpc(grpc::Status(grpc::StatusCode::NOT_FOUND, "x"))).has_value());
+  EXPECT_TRUE(WithReason(absl::OkStatus(), reason::kGameOver).ok());
 }
 
 TEST(Status, OnlyServerErrorsAreHidden) {

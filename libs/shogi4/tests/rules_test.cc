@@ -409,6 +409,10 @@ TEST(Ending, TwoMatesEndsTheGameAfterTheSecondMateByDefault) {
   ASSERT_NE(los, nullptr);
   Play(*los, "G*9b");
   EXPECT_FALSE(los->result().over);
+  // Play goes on, and the two mated seats already have their final places (first mated
+  // last): a front end shows them at once, not when the game ends.
+  EXPECT_EQ(los->result().places, (std::vector<int>{0, 0, 3, 4}));
+  EXPECT_EQ(los->View().active, (std::vector<bool>{true, true, false, false}));
 }
 
 TEST(Ending, LastOneStandingPlacesFollowEliminationOrder) {

@@ -136,6 +136,12 @@ export class GameScreen {
       case "resigned":
         showMessage(`${seatSide(g.kind, e.event.value.seat)} resigned`, "info");
         break;
+      case "elimination": {
+        // A mated (or resigned) seat's place is final at once: shown beside the seat.
+        const el = e.event.value;
+        if (g.result && el.place > 0 && el.seat < g.result.places.length) g.result.places[el.seat] = el.place;
+        break;
+      }
       case "gameOver":
         if (e.event.value.game) return this.setGame(e.event.value.game);
         break;
@@ -347,6 +353,9 @@ export class GameScreen {
           s.isCpu ? h("span", { class: "badge" }, "CPU") : null,
           s.controlledByCpuNow ? h("span", { class: "badge warn", "data-testid": "cpu-takeover" }, "CPU playing") : null,
           !s.isCpu && !s.connected ? h("span", { class: "badge off" }, "away") : null,
+          !g.result?.over && (g.result?.places[s.seat] ?? 0) > 0
+            ? h("span", { class: "badge", "data-testid": "seat-place" }, `place ${g.result?.places[s.seat]}`)
+            : null,
         ))),
       h("div", { class: "play" },
         board,

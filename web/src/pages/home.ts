@@ -13,6 +13,11 @@ const prefs = { kind: "chess", level: "3", seats: "2" };
 export async function homePage(root: HTMLElement): Promise<() => void> {
   const me = await ensureIdentity();
   let polling = 0;
+  let following: AbortController | null = null;
+  const stopFollowing = () => {
+    clearInterval(polling);
+    following?.abort();
+  };
   const seatsRow = h("label", { class: "setting" });
   const drawSeats = () => {
     const k = kindByName(prefs.kind);
@@ -55,26 +60,49 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
       queueBox.replaceChildren(
         `Looking for ${k.label} opponents (rating window ${t.ratingLow.toFixed(0)}–${t.ratingHigh.toFixed(0)})… `,
         h("button", { "data-testid": "cancel-queue", onclick: async () => {
-          clearInterval(polling);
+          stopFollowing();
           await matchmaking.cancelQueue({ ticketId }).catch(() => {});
           queueBox.replaceChildren();
         } }, "Cancel"),
       );
     show();
-    polling = window.setInterval(async () => {
-      try {
-        t = await matchmaking.getTicket({ ticketId });
-        if (t.status === Ticket_Status.MATCHED) {
-          clearInterval(polling);
-          navigate(`/room/${t.roomId}`);
-        } else if (t.status === Ticket_Status.CANCELLED) {
-          clearInterval(polling);
-          queueBox.replaceChildren(`Queue left (${t.cancelReason}).`);
-        } else show();
-      } catch (e) {
-        showMessage(describeError(e));
+    // The match is pushed on WatchTicket; polling GetTicket is the fallback when the
+    // stream cannot be had (it ends with an error other than our own cancel).
+    const settle = (u: typeof t): boolean => {
+      t = u;
+      if (t.status === Ticket_Status.MATCHED) {
+        stopFollowing();
+        navigate(`/room/${t.roomId}`);
+        return true;
       }
-    }, 1500);
+      if (t.status === Ticket_Status.CANCELLED) {
+        stopFollowing();
+        queueBox.replaceChildren(`Queue left (${t.cancelReason}).`);
+        return true;
+      }
+      show();
+      return false;
+    };
+    const poll = () => {
+      polling = window.setInterval(async () => {
+        try {
+          settle(await matchmaking.getTicket({ ticketId }));
+        } catch (e) {
+          showMessage(describeError(e));
+        }
+      }, 1500);
+    };
+    const stream = new AbortController();
+    following = stream;
+    void (async () => {
+      try {
+        for await (const u of matchmaking.watchTicket({ ticketId }, { signal: stream.signal })) {
+          if (settle(u)) return;
+        }
+      } catch {
+        if (!stream.signal.aborted) poll();
+      }
+    })();
   });
 
   const openInvite = (e: Event) => {
@@ -126,7 +154,7 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
   }, () => {});
 
   const games = h("ul", { class: "my-games", "data-testid": "my-games" });
-  matchmaking.listGames({ pageSize: 10 }).then((r) => {
+  matchmaking.listPlayerGames({ pageSize: 10 }).then((r) => {
     games.replaceChildren(...r.games.map((g) =>
       h("li", {}, h("a", { href: g.result?.over ? `/replay/${g.gameId}` : `/room/${g.roomId}`, "data-link": true },
         `${kindInfo(g.kind).label} · ${g.seats.map((s) => s.displayName).join(" vs ")} · ${g.result?.over ? g.result.reason.replace(/_/g, " ") : "playing"}`))));
@@ -163,7 +191,7 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
         [String(RatingPool.SHOGI4_PAIRS), "Shogi (pairs)"], [String(RatingPool.CHECKERS), "Chinese Checkers"]], String(RatingPool.CHESS), (v) => void loadBoard(v)),
       board),
   );
-  return () => clearInterval(polling);
+  return stopFollowing;
 }
 
 export async function joinPage(root: HTMLElement, code: string): Promise<() => void> {
