@@ -15,39 +15,31 @@ namespace {
 
 using PairSet = absl::flat_hash_set<std::pair<std::string, std::string>>;
 
-// The pairs among (rooms[i], players[i]) with a live row on any replica.
-PairSet Live(pqxx::work& w, const std::vector<std::string>& rooms,
-             const std::vector<std::string>& players) {
+// Runs a prepared query over the pairs (rooms[i], players[i]), bound as $1 and $2, that
+// returns (room_id, player_id) rows.
+PairSet Pairs(pqxx::work& w, const std::string& name, const std::string& sql,
+              const std::vector<std::string>& rooms, const std::vector<std::string>& players) {
   PairSet out;
   if (rooms.empty()) return out;
-  for (const auto& row : pg::ExecPrepared(
-           w, "conn_live",
-           "SELECT DISTINCT c.room_id, c.player_id FROM connections c JOIN "
-           "unnest($1::text[], $2::text[]) AS p(room_id, player_id) USING (room_id, player_id) "
-           "WHERE c.expires_at > now()",
-           TextArray(rooms), TextArray(players))) {
+  for (const auto& row : pg::ExecPrepared(w, name, sql, TextArray(rooms), TextArray(players))) {
     out.emplace(row[0].as<std::string>(), row[1].as<std::string>());
   }
   return out;
 }
 
+// The pairs with a live row on any replica.
+constexpr char kLive[] =
+    "SELECT DISTINCT c.room_id, c.player_id FROM connections c JOIN "
+    "unnest($1::text[], $2::text[]) AS p(room_id, player_id) USING (room_id, player_id) "
+    "WHERE c.expires_at > now()";
+
 // The pairs whose presence the room shows (members, or seated in the room's game):
 // only these get a presence event, so spectators cost no statement each.
-PairSet Shown(pqxx::work& w, const std::vector<std::string>& rooms,
-              const std::vector<std::string>& players) {
-  PairSet out;
-  if (rooms.empty()) return out;
-  for (const auto& row : pg::ExecPrepared(
-           w, "conn_shown",
-           "SELECT p.room_id, p.player_id FROM unnest($1::text[], $2::text[]) AS p(room_id, "
-           "player_id) WHERE EXISTS (SELECT 1 FROM members m WHERE m.room_id = p.room_id AND "
-           "m.player_id = p.player_id) OR EXISTS (SELECT 1 FROM rooms r JOIN seats s ON "
-           "s.game_id = r.current_game_id WHERE r.id = p.room_id AND s.player_id = p.player_id)",
-           TextArray(rooms), TextArray(players))) {
-    out.emplace(row[0].as<std::string>(), row[1].as<std::string>());
-  }
-  return out;
-}
+constexpr char kShown[] =
+    "SELECT p.room_id, p.player_id FROM unnest($1::text[], $2::text[]) AS p(room_id, "
+    "player_id) WHERE EXISTS (SELECT 1 FROM members m WHERE m.room_id = p.room_id AND "
+    "m.player_id = p.player_id) OR EXISTS (SELECT 1 FROM rooms r JOIN seats s ON "
+    "s.game_id = r.current_game_id WHERE r.id = p.room_id AND s.player_id = p.player_id)";
 
 }  // namespace
 
@@ -174,7 +166,7 @@ absl::Status Connections::Write(std::vector<Op>* ops) {
         c_players.push_back(player);
       }
     }
-    const PairSet before = Live(w, c_rooms, c_players);
+    const PairSet before = Pairs(w, "conn_live", kLive, c_rooms, c_players);
     if (!c_ids.empty()) {
       pg::ExecPrepared(
           w, "conn_insert",
@@ -188,7 +180,7 @@ absl::Status Connections::Write(std::vector<Op>* ops) {
       pg::ExecPrepared(w, "conn_delete", "DELETE FROM connections WHERE id = ANY($1::text[])",
                        TextArray(d_ids));
     }
-    const PairSet after = Live(w, d_rooms, d_players);
+    const PairSet after = Pairs(w, "conn_live", kLive, d_rooms, d_players);
     // The pairs whose state changed: first row in, last row out.
     std::vector<std::string> ch_rooms, ch_players;
     std::vector<bool> ch_connected;
@@ -204,7 +196,7 @@ absl::Status Connections::Write(std::vector<Op>* ops) {
       ch_players.push_back(d_players[i]);
       ch_connected.push_back(false);
     }
-    const PairSet shown = Shown(w, ch_rooms, ch_players);
+    const PairSet shown = Pairs(w, "conn_shown", kShown, ch_rooms, ch_players);
     absl::flat_hash_map<std::string, std::vector<v1::RoomEvent>> events;
     for (size_t i = 0; i < ch_rooms.size(); ++i) {
       if (!shown.contains(std::make_pair(ch_rooms[i], ch_players[i]))) continue;

@@ -1,8 +1,8 @@
 // Watch: the room's event log from a sequence number on, then live events, with the
 // stream's presence (an open stream with a seated player's token keeps the seat
-// connected; rows are written in batches, connections.h). The handler only checks the request and queues the opening work
-// (authentication, limits, presence, backlog: database round trips) for the watch
-// workers; the stream itself is a WatchStream fed by the room's feed (feeds.h).
+// connected; rows are written in batches, connections.h). The handler only checks the request and
+// queues the opening work (authentication, limits, presence, backlog: database round trips) for the
+// watch workers; the stream itself is a WatchStream fed by the room's feed (feeds.h).
 #include <optional>
 
 #include "absl/strings/str_cat.h"
