@@ -61,7 +61,24 @@ Server::Server(std::string name, ServerOptions options)
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
-Server::~Server() = default;
+Server::~Server() {
+  if (server_ != nullptr && !queue_threads_.empty()) {
+    server_->Shutdown();
+    StopQueues();
+  }
+}
+
+std::vector<grpc::ServerCompletionQueue*> Server::completion_queues() const {
+  std::vector<grpc::ServerCompletionQueue*> out;
+  for (const auto& q : queues_) out.push_back(q.get());
+  return out;
+}
+
+void Server::StopQueues() {
+  for (auto& q : queues_) q->Shutdown();
+  for (std::thread& t : queue_threads_) t.join();
+  queue_threads_.clear();
+}
 
 void Server::AddService(grpc::Service* service, std::string full_name) {
   services_.emplace_back(service, std::move(full_name));
@@ -123,10 +140,18 @@ absl::Status Server::Start() {
   builder.experimental().SetInterceptorCreators(std::move(icpt));
   builder.RegisterService(&ops_);
   for (auto& [svc, full_name] : services_) builder.RegisterService(svc);
+  for (int i = 0; i < queue_count_; ++i) queues_.push_back(builder.AddCompletionQueue());
   server_ = builder.BuildAndStart();
   if (server_ == nullptr || port_ == 0) {
     LogError("cannot listen", {{"addr", options_.listen}});
     return absl::UnavailableError(absl::StrCat("cannot listen on ", options_.listen));
+  }
+  for (auto& q : queues_) {
+    queue_threads_.emplace_back([cq = q.get()] {
+      void* tag = nullptr;
+      bool ok = false;
+      while (cq->Next(&tag, &ok)) static_cast<AsyncTag*>(tag)->Proceed(ok);
+    });
   }
   SetReady(false);
   // Liveness is apart from readiness: a replica waiting for its database is alive and
@@ -171,6 +196,7 @@ int Server::Wait() {
   for (auto& fn : on_drain_) fn();
   server_->Shutdown(std::chrono::system_clock::now() + absl::ToChronoMilliseconds(options_.drain));
   server_->Wait();
+  StopQueues();
   LogInfo("stopped");
   return 0;
 }

@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -58,6 +59,16 @@ struct ServerOptions {
 // Options from the shared flags.
 ServerOptions OptionsFromFlags();
 
+// A tag on one of the server's completion queues (Server::AddCompletionQueues): the
+// queue's thread calls Proceed with the operation's outcome.
+class AsyncTag {
+ public:
+  virtual void Proceed(bool ok) = 0;
+
+ protected:
+  ~AsyncTag() = default;
+};
+
 class Server {
  public:
   // `name` is the service's short name for logs ("rules", "matchmaking", ...). Blocks
@@ -73,6 +84,15 @@ class Server {
     collectables_.push_back(std::move(c));
   }
 
+  // Before Start: `n` completion queues for a service's async methods, each drained by a
+  // thread of its own that runs every tag it returns (an AsyncTag). Long-lived async
+  // streams spread over them instead of sharing gRPC's one callback queue, whose every
+  // operation costs time in proportion to the operations pending on it in Debian's build
+  // (services/matchmaking/watch_stream.h).
+  void AddCompletionQueues(int n) { queue_count_ = n; }
+  // After Start: the queues to request calls on.
+  std::vector<grpc::ServerCompletionQueue*> completion_queues() const;
+
   // Called once SIGTERM arrives, before the server stops accepting calls: services end
   // long-lived streams here so that the drain can finish.
   void OnDrain(std::function<void()> fn) { on_drain_.push_back(std::move(fn)); }
@@ -85,7 +105,8 @@ class Server {
   bool ready() const;
 
   // Waits for SIGTERM/SIGINT, then drains: NOT_SERVING, stream hooks, Shutdown with the
-  // drain deadline (in-flight calls finish; later ones are cancelled). Returns 0.
+  // drain deadline (in-flight calls finish; later ones are cancelled), then the completion
+  // queues. Returns 0.
   int Wait();
 
  private:
@@ -100,6 +121,11 @@ class Server {
   std::vector<std::pair<grpc::Service*, std::string>> services_;
   std::vector<std::function<void()>> on_drain_;
   std::unique_ptr<grpc::Server> server_;
+  int queue_count_ = 0;
+  std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues_;
+  std::vector<std::thread> queue_threads_;
+  // Shuts the completion queues down (after the server) and joins their threads.
+  void StopQueues();
   int port_ = 0;
   mutable absl::Mutex mu_;
   bool ready_ ABSL_GUARDED_BY(mu_) = false;

@@ -16,4 +16,21 @@ grpc::ServerUnaryReactor* MatchmakingApi::Queue(grpc::CallbackServerContext* ctx
   return reactor;
 }
 
+void MatchmakingApi::ServeWatch(const std::vector<grpc::ServerCompletionQueue*>& queues,
+                                int per_queue) {
+  for (grpc::ServerCompletionQueue* cq : queues) {
+    for (int i = 0; i < per_queue; ++i) RequestWatchOn(cq);
+  }
+}
+
+void MatchmakingApi::RequestWatchOn(grpc::ServerCompletionQueue* cq) {
+  std::shared_ptr<WatchStream> s =
+      service_->NewWatchStream([this, cq](bool ok, const std::shared_ptr<WatchStream>& stream) {
+        if (!ok) return;  // the server is shutting down
+        RequestWatchOn(cq);
+        service_->Watch(stream);
+      });
+  RequestWatch(s->context(), s->request(), s->writer(), cq, cq, s->accept_tag());
+}
+
 }  // namespace tablero::matchmaking

@@ -12,6 +12,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <functional>
+#include <vector>
 
 #include "libs/service/work_queue.h"
 #include "services/matchmaking/matchmaking_service.h"
@@ -46,8 +47,18 @@ namespace tablero::matchmaking {
   X(GetTicket, GetTicketRequest, Ticket)                              \
   X(CancelQueue, CancelQueueRequest, Ticket)
 
-class MatchmakingApi final
-    : public v1::Matchmaking::WithRawCallbackMethod_Watch<v1::Matchmaking::CallbackService> {
+// Every method on the callback API but Watch, which is raw on the async API
+// (watch_stream.h says why).
+#define TABLERO_MATCHMAKING_CALLBACK_OPEN(Method, Req, Resp) \
+  v1::Matchmaking::WithCallbackMethod_##Method <
+#define TABLERO_MATCHMAKING_CALLBACK_CLOSE(Method, Req, Resp) >
+using MatchmakingApiBase = TABLERO_MATCHMAKING_UNARY(TABLERO_MATCHMAKING_CALLBACK_OPEN)
+    v1::Matchmaking::WithCallbackMethod_WatchTicket<v1::Matchmaking::WithRawMethod_Watch<
+        v1::Matchmaking::Service>> TABLERO_MATCHMAKING_UNARY(TABLERO_MATCHMAKING_CALLBACK_CLOSE);
+#undef TABLERO_MATCHMAKING_CALLBACK_OPEN
+#undef TABLERO_MATCHMAKING_CALLBACK_CLOSE
+
+class MatchmakingApi final : public MatchmakingApiBase {
  public:
   // `threads`: unary calls handled at once (--unary_workers).
   MatchmakingApi(MatchmakingService* service, int threads) : service_(service), work_(threads) {}
@@ -60,10 +71,9 @@ class MatchmakingApi final
   TABLERO_MATCHMAKING_UNARY(TABLERO_MATCHMAKING_ADAPT)
 #undef TABLERO_MATCHMAKING_ADAPT
 
-  grpc::ServerWriteReactor<grpc::ByteBuffer>* Watch(grpc::CallbackServerContext* ctx,
-                                                    const grpc::ByteBuffer* request) override {
-    return service_->Watch(ctx, request);
-  }
+  // Serves Watch on `queues` (the server's completion queues, after Start): each keeps
+  // `per_queue` calls requested, and requests another as each one arrives.
+  void ServeWatch(const std::vector<grpc::ServerCompletionQueue*>& queues, int per_queue);
 
   grpc::ServerWriteReactor<v1::Ticket>* WatchTicket(grpc::CallbackServerContext* ctx,
                                                     const v1::WatchTicketRequest* req) override {
@@ -78,6 +88,7 @@ class MatchmakingApi final
   // gave up (cancelled, or past its deadline) while it waited is not run.
   grpc::ServerUnaryReactor* Queue(grpc::CallbackServerContext* ctx,
                                   std::function<grpc::Status()> handler);
+  void RequestWatchOn(grpc::ServerCompletionQueue* cq);
 
   MatchmakingService* service_;
   service::WorkQueue work_;

@@ -1,5 +1,6 @@
 // The matchmaking service binary: flags/env config, Postgres schema "matchmaking" migrated at
 // start-up, health, reflection, metrics, graceful shutdown (libs/service, libs/pg).
+#include <algorithm>
 #include <mutex>
 
 #include "absl/flags/flag.h"
@@ -33,6 +34,8 @@ ABSL_FLAG(int, watch_queue_events, 256,
 ABSL_FLAG(double, watch_sweep_seconds, 10,
           "Period of the check of every watched room against the database (lost notifications)");
 ABSL_FLAG(int, watch_workers, 4, "Threads opening and closing Watch streams (database work)");
+ABSL_FLAG(int, watch_queues, 4,
+          "Completion queues (one thread each) the Watch streams spread over (watch_stream.h)");
 ABSL_FLAG(int, unary_workers, 16,
           "Unary calls handled at once (the rest wait in line; they hold no thread)");
 ABSL_FLAG(int, feed_readers, 2, "Threads reading watched rooms' new events");
@@ -88,7 +91,9 @@ int main(int argc, char** argv) {
   server.AddService(&api, "tablero.v1.Matchmaking");
   server.AddCollectable(tablero::pg::PoolMetrics(&service.pool()));
   server.OnDrain([&service] { service.Drain(); });
+  server.AddCompletionQueues(std::max(1, absl::GetFlag(FLAGS_watch_queues)));
   if (!server.Start().ok()) return 1;
+  api.ServeWatch(server.completion_queues(), 8);
   const std::string url = absl::GetFlag(FLAGS_database_url);
   tablero::pg::Bootstrap db(url.empty() ? url : config.database_url, "matchmaking",
                             tablero::pg::MatchmakingMigrations());

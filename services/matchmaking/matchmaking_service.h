@@ -130,9 +130,10 @@ class MatchmakingService final {
   grpc::ServerWriteReactor<v1::Ticket>* WatchTicket(grpc::CallbackServerContext* ctx,
                                                     const v1::WatchTicketRequest* req);
   // Watching.
-  // The request as sent (a raw method: events are written as serialized once per replica).
-  grpc::ServerWriteReactor<grpc::ByteBuffer>* Watch(grpc::CallbackServerContext* ctx,
-                                                    const grpc::ByteBuffer* request);
+  // A stream waiting for a Watch call (watch_stream.h), and the call once it arrived, with
+  // the request as sent (a raw method: events are written as serialized once per replica).
+  std::shared_ptr<WatchStream> NewWatchStream(WatchStream::Accepted on_accept);
+  void Watch(const std::shared_ptr<WatchStream>& stream);
   const pg::Pool& pool() const { return pool_; }
   // Whether the replica drains (unary calls still queued are refused).
   bool draining() const { return draining_; }

@@ -22,34 +22,35 @@ struct MatchmakingService::WatchOpen {
   std::string address;
 };
 
-grpc::ServerWriteReactor<grpc::ByteBuffer>* MatchmakingService::Watch(
-    grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request) {
-  v1::WatchRequest parsed;
+std::shared_ptr<WatchStream> MatchmakingService::NewWatchStream(WatchStream::Accepted on_accept) {
+  return WatchStream::Create(config_.watch_queue, metrics_, std::move(on_accept));
+}
+
+void MatchmakingService::Watch(const std::shared_ptr<WatchStream>& stream) {
+  v1::WatchRequest req;
   grpc::Slice bytes;
-  const bool parsed_ok = request->DumpToSingleSlice(&bytes).ok() &&
-                         parsed.ParseFromArray(bytes.begin(), static_cast<int>(bytes.size()));
-  const v1::WatchRequest* req = &parsed;
-  std::shared_ptr<WatchStream> stream =
-      WatchStream::Create(req->room_id(), req->after_seq(), config_.watch_queue, metrics_);
-  absl::Status bad = parsed_ok ? CheckId("room_id", req->room_id())
+  const bool parsed_ok = stream->request()->DumpToSingleSlice(&bytes).ok() &&
+                         req.ParseFromArray(bytes.begin(), static_cast<int>(bytes.size()));
+  stream->Open(req.room_id(), req.after_seq());
+  absl::Status bad = parsed_ok ? CheckId("room_id", req.room_id())
                                : absl::InvalidArgumentError(
                                      "the request is not a tablero.v1.WatchRequest (malformed "
                                      "bytes, or a string that is not UTF-8)");
-  if (bad.ok() && req->after_seq() < 0) bad = absl::InvalidArgumentError("after_seq: must be >= 0");
+  if (bad.ok() && req.after_seq() < 0) bad = absl::InvalidArgumentError("after_seq: must be >= 0");
   if (bad.ok() && draining_) bad = absl::UnavailableError("server shutting down: reconnect");
   if (!bad.ok()) {
     stream->End(ToGrpc(bad), WatchEnd::kRefused);
     stream->MarkOpened(nullptr);
-    return stream.get();
+    return;
   }
   // What the opening work needs is copied: it runs on another thread.
-  WatchOpen open{req->room_id(), req->after_seq(), std::nullopt, service::ClientAddress(*ctx)};
-  const auto& md = ctx->client_metadata();
+  const grpc::ServerContext& ctx = *stream->context();
+  WatchOpen open{req.room_id(), req.after_seq(), std::nullopt, service::ClientAddress(ctx)};
+  const auto& md = ctx.client_metadata();
   if (auto it = md.find("authorization"); it != md.end()) {
     open.authorization = std::string(it->second.data(), it->second.size());
   }
   watch_work_.Post([this, stream, open = std::move(open)] { OpenWatch(stream, open); });
-  return stream.get();
 }
 
 void MatchmakingService::OpenWatch(const std::shared_ptr<WatchStream>& stream,

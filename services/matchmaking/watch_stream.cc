@@ -5,92 +5,90 @@
 
 namespace tablero::matchmaking {
 
-std::shared_ptr<WatchStream> WatchStream::Create(std::string room, int64_t after_seq,
-                                                 int queue_limit, Metrics* metrics) {
-  auto s = std::make_shared<WatchStream>(std::move(room), after_seq, queue_limit, metrics);
+std::shared_ptr<WatchStream> WatchStream::Create(int queue_limit, Metrics* metrics,
+                                                 Accepted on_accept) {
+  auto s = std::make_shared<WatchStream>(queue_limit, metrics, std::move(on_accept));
   s->self_ = s;
-  metrics->watch_streams->Increment();
+  // Before the call starts, as gRPC requires; the tag comes back only if it does start.
+  s->ctx_.AsyncNotifyWhenDone(&s->done_tag_);
   return s;
 }
 
-WatchStream::WatchStream(std::string room, int64_t after_seq, int queue_limit, Metrics* metrics)
-    : room_(std::move(room)),
+WatchStream::WatchStream(int queue_limit, Metrics* metrics, Accepted on_accept)
+    : on_accept_(std::move(on_accept)),
       queue_limit_(queue_limit < 1 ? 1 : queue_limit),
-      metrics_(metrics),
-      queued_seq_(after_seq),
-      written_seq_(after_seq),
-      last_write_(absl::Now()) {}
+      metrics_(metrics) {}
+
+void WatchStream::Open(std::string room, int64_t after_seq) {
+  room_ = std::move(room);
+  std::lock_guard<std::mutex> lock(mu_);
+  queued_seq_ = after_seq;
+  written_seq_ = after_seq;
+  last_write_ = absl::Now();
+}
+
+void WatchStream::OnAccept(bool ok) {
+  Accepted accept = std::move(on_accept_);
+  if (ok) metrics_->watch_streams->Increment();
+  // A call that never started gives no other tag back: the stream lives only until `me`
+  // goes (declared after `accept`, so it goes first; nothing touches the stream then).
+  std::shared_ptr<WatchStream> me = ok ? self_ : std::move(self_);
+  accept(ok, me);
+}
 
 bool WatchStream::PushBacklog(const EventPtr& e) { return Take({&e, 1}, false); }
 
 bool WatchStream::AwaitDrained(int room, absl::Duration timeout) {
-  std::optional<grpc::Status> finish;
-  bool alive;
-  {
-    std::unique_lock<std::mutex> lock(mu_);
-    drained_.wait_for(lock, absl::ToChronoMilliseconds(timeout),
-                      [&] { return ended_ || static_cast<int>(queue_.size()) <= room; });
-    if (!ended_ && static_cast<int>(queue_.size()) > room) {
-      EndLocked(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                             "the backlog was read too slowly: call Watch again with after_seq "
-                             "set to the last seq you received"),
-                WatchEnd::kSlowReader, &finish);
-    }
-    alive = !ended_;
+  std::unique_lock<std::mutex> lock(mu_);
+  drained_.wait_for(lock, absl::ToChronoMilliseconds(timeout),
+                    [&] { return ended_ || static_cast<int>(queue_.size()) <= room; });
+  if (!ended_ && static_cast<int>(queue_.size()) > room) {
+    EndLocked(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                           "the backlog was read too slowly: call Watch again with after_seq "
+                           "set to the last seq you received"),
+              WatchEnd::kSlowReader);
   }
-  if (finish) Finish(*finish);
-  return alive;
+  return !ended_;
 }
 
 bool WatchStream::PushAll(absl::Span<const EventPtr> events) { return Take(events, true); }
 
 bool WatchStream::Take(absl::Span<const EventPtr> events, bool limited) {
-  std::optional<grpc::Status> finish;
-  bool keep = true;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (ended_) return false;
-    for (const EventPtr& e : events) {
-      if (e->seq() <= queued_seq_) continue;  // had it already
-      if (e->seq() != queued_seq_ + 1) {
-        // Feeds deliver in seq order without gaps; should that ever break, the client
-        // resumes instead of silently missing an event.
-        EndLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                               absl::StrCat("the stream lost its place: resume with after_seq=",
-                                            written_seq_)),
-                  WatchEnd::kUnavailable, &finish);
-        keep = false;
-        break;
-      }
-      if (limited && static_cast<int>(queue_.size()) >= queue_limit_) {
-        EndLocked(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                               absl::StrCat("events arrived faster than this stream read them (",
-                                            queue_limit_,
-                                            " waiting): call Watch again with after_seq set to "
-                                            "the last seq you received")),
-                  WatchEnd::kSlowReader, &finish);
-        keep = false;
-        break;
-      }
-      queue_.push_back(e);
-      queued_seq_ = e->seq();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ended_) return false;
+  for (const EventPtr& e : events) {
+    if (e->seq() <= queued_seq_) continue;  // had it already
+    if (e->seq() != queued_seq_ + 1) {
+      // Feeds deliver in seq order without gaps; should that ever break, the client
+      // resumes instead of silently missing an event.
+      EndLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                             absl::StrCat("the stream lost its place: resume with after_seq=",
+                                          written_seq_)),
+                WatchEnd::kUnavailable);
+      return false;
     }
-    // Events taken together go out together: all but the last are buffered (WriteFront).
-    if (keep && !writing_ && !queue_.empty()) WriteFront();
+    if (limited && static_cast<int>(queue_.size()) >= queue_limit_) {
+      EndLocked(grpc::Status(
+                    grpc::StatusCode::RESOURCE_EXHAUSTED,
+                    absl::StrCat("events arrived faster than this stream read them (", queue_limit_,
+                                 " waiting): call Watch again with after_seq set to "
+                                 "the last seq you received")),
+                WatchEnd::kSlowReader);
+      return false;
+    }
+    queue_.push_back(e);
+    queued_seq_ = e->seq();
   }
-  if (finish) Finish(*finish);
-  return keep;
+  // Events taken together go out together: all but the last are buffered (WriteFront).
+  if (!writing_ && !queue_.empty()) WriteFront();
+  return true;
 }
 
 void WatchStream::RoomClosed() {
-  std::optional<grpc::Status> finish;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (ended_) return;
-    room_closed_ = true;
-    if (!writing_ && queue_.empty()) EndLocked(grpc::Status::OK, WatchEnd::kRoomClosed, &finish);
-  }
-  if (finish) Finish(*finish);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ended_) return;
+  room_closed_ = true;
+  if (!writing_ && queue_.empty()) EndLocked(grpc::Status::OK, WatchEnd::kRoomClosed);
 }
 
 void WatchStream::Heartbeat(absl::Time now, absl::Duration every, const EventPtr& hb) {
@@ -101,12 +99,8 @@ void WatchStream::Heartbeat(absl::Time now, absl::Duration every, const EventPtr
 }
 
 void WatchStream::End(const grpc::Status& status, WatchEnd reason) {
-  std::optional<grpc::Status> finish;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    EndLocked(status, reason, &finish);
-  }
-  if (finish) Finish(*finish);
+  std::lock_guard<std::mutex> lock(mu_);
+  EndLocked(status, reason);
 }
 
 bool WatchStream::ended() {
@@ -115,17 +109,10 @@ bool WatchStream::ended() {
 }
 
 void WatchStream::MarkOpened(std::function<void()> on_done) {
-  std::function<void()> run;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    opened_ = true;
-    if (done_) {
-      run = std::move(on_done);
-    } else {
-      on_done_ = std::move(on_done);
-    }
-  }
-  if (run) run();
+  std::unique_lock<std::mutex> lock(mu_);
+  opened_ = true;
+  on_done_ = std::move(on_done);
+  ReleaseIfLast(std::move(lock));
 }
 
 void WatchStream::WriteFront() {
@@ -136,11 +123,10 @@ void WatchStream::WriteFront() {
   // More waiting behind it: let gRPC hold this one and send them in one go.
   grpc::WriteOptions options;
   if (queue_.size() > 1) options.set_buffer_hint();
-  StartWrite(&e.bytes(), options);
+  writer_.Write(e.bytes(), options, &write_tag_);
 }
 
-void WatchStream::EndLocked(const grpc::Status& status, WatchEnd reason,
-                            std::optional<grpc::Status>* finish) {
+void WatchStream::EndLocked(const grpc::Status& status, WatchEnd reason) {
   if (ended_) return;
   ended_ = true;
   // The event in flight must live until OnWriteDone; the rest is dropped now.
@@ -151,45 +137,60 @@ void WatchStream::EndLocked(const grpc::Status& status, WatchEnd reason,
   }
   drained_.notify_all();
   metrics_->watch_ended[static_cast<int>(reason)]->Increment();
-  *finish = status;
+  finish_ = status;
+  if (!writing_) StartFinish();
+}
+
+void WatchStream::StartFinish() {
+  if (!finish_ || done_) return;  // a call that is done already takes no Finish
+  finishing_ = true;
+  writer_.Finish(*finish_, &finish_tag_);
+  finish_.reset();
 }
 
 void WatchStream::OnWriteDone(bool ok) {
-  std::optional<grpc::Status> finish;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    writing_ = false;
-    if (!queue_.empty()) {
-      if (queue_.front()->seq() > 0) written_seq_ = queue_.front()->seq();
-      queue_.pop_front();
-      drained_.notify_all();
-    }
-    if (ended_) return;
-    if (!ok) {
-      EndLocked(grpc::Status(grpc::StatusCode::CANCELLED, "the stream broke"),
-                WatchEnd::kClientGone, &finish);
-    } else if (!queue_.empty()) {
-      WriteFront();
-    } else if (room_closed_) {
-      EndLocked(grpc::Status::OK, WatchEnd::kRoomClosed, &finish);
-    }
+  std::unique_lock<std::mutex> lock(mu_);
+  writing_ = false;
+  if (!queue_.empty()) {
+    if (queue_.front()->seq() > 0) written_seq_ = queue_.front()->seq();
+    queue_.pop_front();
+    drained_.notify_all();
   }
-  if (finish) Finish(*finish);
+  if (ended_) {
+    StartFinish();
+  } else if (!ok) {
+    EndLocked(grpc::Status(grpc::StatusCode::CANCELLED, "the stream broke"), WatchEnd::kClientGone);
+  } else if (!queue_.empty()) {
+    WriteFront();
+  } else if (room_closed_) {
+    EndLocked(grpc::Status::OK, WatchEnd::kRoomClosed);
+  }
+  ReleaseIfLast(std::move(lock));
 }
 
-void WatchStream::OnCancel() {
-  End(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"), WatchEnd::kClientGone);
+void WatchStream::OnFinishDone(bool /*ok*/) {
+  std::unique_lock<std::mutex> lock(mu_);
+  finishing_ = false;
+  ReleaseIfLast(std::move(lock));
 }
 
-void WatchStream::OnDone() {
-  std::function<void()> run;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    done_ = true;
-    queue_.clear();
-    run = std::move(on_done_);
-    on_done_ = nullptr;
+void WatchStream::OnCallDone(bool /*ok*/) {
+  std::unique_lock<std::mutex> lock(mu_);
+  done_ = true;
+  // Done without our Finish: the client went away (or the server cancelled the call).
+  if (ctx_.IsCancelled()) {
+    EndLocked(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"), WatchEnd::kClientGone);
   }
+  finish_.reset();
+  ReleaseIfLast(std::move(lock));
+}
+
+void WatchStream::ReleaseIfLast(std::unique_lock<std::mutex> lock) {
+  if (released_ || !done_ || !opened_ || writing_ || finishing_) return;
+  released_ = true;
+  queue_.clear();
+  std::function<void()> run = std::move(on_done_);
+  lock.unlock();
   metrics_->watch_streams->Decrement();
   if (run) run();
   self_.reset();  // may destroy this stream: nothing after it

@@ -1,12 +1,22 @@
-// One Watch stream on gRPC's callback API: no thread is held while it is idle. Events
-// reach it from the room's feed (feeds.h) and wait in a bounded queue while the client
-// reads; a client that falls `queue_limit` events behind is ended with RESOURCE_EXHAUSTED
-// and told to resume from the last seq it received, so a slow reader costs the replica
-// a bounded amount of memory. Heartbeats come from the replica's timer (watchers.h).
+// One Watch stream on gRPC's async API, on one of the replica's Watch completion queues
+// (watch_accept.h): no thread is held while it is idle. Events reach it from the room's
+// feed (feeds.h) and wait in a bounded queue while the client reads; a client that falls
+// `queue_limit` events behind is ended with RESOURCE_EXHAUSTED and told to resume from
+// the last seq it received, so a slow reader costs the replica a bounded amount of memory.
+// Heartbeats come from the replica's timer (watchers.h).
 //
-// Lifetime: the stream holds itself from construction until gRPC's OnDone; the feed and
-// the registry hold it too while it is subscribed. `on_done` runs once, after OnDone and
-// after the stream's opening work (MarkOpened or MarkOpenFailed), whichever is last.
+// Why not the callback API (as the unary methods): Debian's libgrpc is built with its
+// debug checks, and every operation on a completion queue searches the list of operations
+// pending on that queue. The callback API puts every call of the process on one queue,
+// and each open stream keeps one operation pending there for its whole life, so with
+// 20,000 idle streams every heartbeat and every unary call's operation searched 20,000
+// entries under that queue's one lock (a third of the replica's CPU under load, in perf).
+// Streams here spread over --watch_queues queues of their own.
+//
+// Lifetime: the stream holds itself from Create until gRPC has returned every one of its
+// tags (the done notification, and the write and finish in flight); the feed and the
+// registry hold it too while it is subscribed. `on_done` runs once, after the call is
+// done and after the stream's opening work (MarkOpened), whichever is last.
 #ifndef TABLERO_SERVICES_MATCHMAKING_WATCH_STREAM_H_
 #define TABLERO_SERVICES_MATCHMAKING_WATCH_STREAM_H_
 
@@ -23,18 +33,30 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/time/time.h"
+#include "libs/service/server.h"
 #include "services/matchmaking/feeds.h"
 #include "services/matchmaking/mm_metrics.h"
 
 namespace tablero::matchmaking {
 
-class WatchStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, public Subscriber {
+class WatchStream final : public Subscriber {
  public:
-  // Creates a stream that owns itself until gRPC is done with it.
-  static std::shared_ptr<WatchStream> Create(std::string room, int64_t after_seq, int queue_limit,
-                                             Metrics* metrics);
-  WatchStream(std::string room, int64_t after_seq, int queue_limit, Metrics* metrics);
+  // What the acceptor does once a call arrived in a stream (ok), or did not (the server is
+  // shutting down: the stream is dropped once this returns).
+  using Accepted = std::function<void(bool ok, const std::shared_ptr<WatchStream>& stream)>;
+  // A stream waiting for a call: the acceptor requests one into context(), request() and
+  // writer() with accept_tag(), whose outcome goes to `on_accept`. It owns itself until
+  // gRPC is done with it.
+  static std::shared_ptr<WatchStream> Create(int queue_limit, Metrics* metrics, Accepted on_accept);
+  WatchStream(int queue_limit, Metrics* metrics, Accepted on_accept);
 
+  grpc::ServerContext* context() { return &ctx_; }
+  grpc::ByteBuffer* request() { return &request_; }
+  grpc::ServerAsyncWriter<grpc::ByteBuffer>* writer() { return &writer_; }
+  void* accept_tag() { return &accept_tag_; }
+
+  // The call's request, once parsed (before any other use of the stream).
+  void Open(std::string room, int64_t after_seq);
   const std::string& room() const { return room_; }
 
   // Subscriber.
@@ -53,21 +75,42 @@ class WatchStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, pub
   // Runs `on_done` now if gRPC is done already, else when it is.
   void MarkOpened(std::function<void()> on_done);
 
-  // grpc::ServerWriteReactor.
-  void OnWriteDone(bool ok) override;
-  void OnCancel() override;
-  void OnDone() override;
-
  private:
+  // One of the stream's operations on its completion queue.
+  struct Tag final : service::AsyncTag {
+    Tag(WatchStream* s, void (WatchStream::*fn)(bool)) : stream(s), on(fn) {}
+    void Proceed(bool ok) override { (stream->*on)(ok); }
+    WatchStream* stream;
+    void (WatchStream::*on)(bool);
+  };
+
+  void OnAccept(bool ok);
+  void OnWriteDone(bool ok);
+  void OnFinishDone(bool ok);
+  void OnCallDone(bool ok);
+
   // PushAll and PushBacklog: `limited` holds the events to the queue limit.
   bool Take(absl::Span<const EventPtr> events, bool limited);
   // Starts writing the queue's front. Requires !writing_.
   void WriteFront() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Marks the stream ended; the caller calls Finish(*finish) after unlocking.
-  void EndLocked(const grpc::Status& status, WatchEnd reason, std::optional<grpc::Status>* finish)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Marks the stream ended and finishes the call with `status` once no write is in flight.
+  void EndLocked(const grpc::Status& status, WatchEnd reason) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void StartFinish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Once the call is done, the opening work over and no write or finish in flight (the
+  // stream's last tag is back): runs the done work after unlocking, and the stream lets go
+  // of itself. Otherwise only unlocks.
+  void ReleaseIfLast(std::unique_lock<std::mutex> lock);
 
-  const std::string room_;
+  grpc::ServerContext ctx_;
+  grpc::ByteBuffer request_;
+  grpc::ServerAsyncWriter<grpc::ByteBuffer> writer_{&ctx_};
+  Tag accept_tag_{this, &WatchStream::OnAccept};
+  Tag write_tag_{this, &WatchStream::OnWriteDone};
+  Tag finish_tag_{this, &WatchStream::OnFinishDone};
+  Tag done_tag_{this, &WatchStream::OnCallDone};
+  Accepted on_accept_;  // once
+
+  std::string room_;  // set by Open, before the stream is shared
   const int queue_limit_;
   Metrics* const metrics_;
   std::mutex mu_;
@@ -75,14 +118,17 @@ class WatchStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, pub
   std::deque<EventPtr> queue_ ABSL_GUARDED_BY(mu_);  // the front is in flight while writing_
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   bool ended_ ABSL_GUARDED_BY(mu_) = false;
+  std::optional<grpc::Status> finish_ ABSL_GUARDED_BY(mu_);  // to send once no write is in flight
+  bool finishing_ ABSL_GUARDED_BY(mu_) = false;              // Finish in flight
   bool room_closed_ ABSL_GUARDED_BY(mu_) = false;  // end with OK once the queue is written
   bool opened_ ABSL_GUARDED_BY(mu_) = false;
-  bool done_ ABSL_GUARDED_BY(mu_) = false;    // gRPC's OnDone ran
-  int64_t queued_seq_ ABSL_GUARDED_BY(mu_);   // the last event's seq taken into the queue
-  int64_t written_seq_ ABSL_GUARDED_BY(mu_);  // the last event's seq written
+  bool done_ ABSL_GUARDED_BY(mu_) = false;  // the call is done (done tag back)
+  bool released_ ABSL_GUARDED_BY(mu_) = false;
+  int64_t queued_seq_ ABSL_GUARDED_BY(mu_) = 0;   // the last event's seq taken into the queue
+  int64_t written_seq_ ABSL_GUARDED_BY(mu_) = 0;  // the last event's seq written
   absl::Time last_write_ ABSL_GUARDED_BY(mu_);
   std::function<void()> on_done_ ABSL_GUARDED_BY(mu_);
-  std::shared_ptr<WatchStream> self_;  // until OnDone
+  std::shared_ptr<WatchStream> self_;  // until every tag is back
 };
 
 }  // namespace tablero::matchmaking
