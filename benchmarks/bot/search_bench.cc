@@ -26,6 +26,9 @@
 
 ABSL_FLAG(std::string, game, "chess", "chess or shogi4");
 ABSL_FLAG(int, budget_ms, 1000, "thinking time per position");
+ABSL_FLAG(uint64_t, seed, 0,
+          "0: on the clock; else seeded (node-limited, repeatable: two versions of a search "
+          "that should explore the same tree must print the same nodes and moves)");
 ABSL_FLAG(int, repeat, 1, "passes over the positions (the TT is kept between chess searches)");
 
 namespace {
@@ -95,7 +98,7 @@ int main(int argc, char** argv) {
       tablero::bot::Request req;
       req.level = 10;
       req.budget_ms = absl::GetFlag(FLAGS_budget_ms);
-      req.seed = 0;  // on the clock
+      req.seed = absl::GetFlag(FLAGS_seed);
       const auto t0 = std::chrono::steady_clock::now();
       const double cpu0 = ThreadCpuMs();
       auto c = tablero::bot::ChooseMove(*positions[i], req);
@@ -109,9 +112,11 @@ int main(int argc, char** argv) {
       total_nodes += c->nodes;
       total_ms += ms;
       total_cpu_ms += cpu;
-      printf("%s position %zu: depth %d nodes %llu ms %.0f cpu_ms %.0f knps_cpu %.0f move %s\n",
-             game.c_str(), i, c->depth, static_cast<unsigned long long>(c->nodes), ms, cpu,
-             double(c->nodes) / cpu, c->move.notation.c_str());
+      printf(
+          "%s position %zu: depth %d eval %d nodes %llu ms %.0f cpu_ms %.0f knps_cpu %.0f move "
+          "%s\n",
+          game.c_str(), i, c->depth, c->eval, static_cast<unsigned long long>(c->nodes), ms, cpu,
+          double(c->nodes) / cpu, c->move.notation.c_str());
     }
   }
   // nps_cpu: per second of this thread's CPU time, which load from other processes barely

@@ -34,8 +34,27 @@ constexpr int kMaxPly = 32;
 constexpr int kBoardValue[s4::kPieceTypes] = {0, 100, 500, 550, 1000, 0, 600, 580, 1300};
 constexpr int kHandValue[s4::kHandTypes] = {110, 550, 600, 1100};
 constexpr int kMateBonus = 6000;
+// Order keys of captures start here; every quiet move's key is below.
+constexpr int kCaptureKey = 10000;
 // A game over with us second, on the scale of the running evaluation (see Eval).
 constexpr int kSecondPlace = 2000;
+
+// Squares within one and two king steps of each square.
+struct NearAreas {
+  s4::Squares area[2][s4::kSquares];
+};
+const NearAreas kNear = [] {
+  NearAreas n{};
+  for (int sq = 0; sq < s4::kSquares; ++sq) {
+    for (int t = 0; t < s4::kSquares; ++t) {
+      const int d = std::max(std::abs(s4::RankOf(sq) - s4::RankOf(t)),
+                             std::abs(s4::ColOf(sq) - s4::ColOf(t)));
+      for (int r = 1; r <= 2; ++r)
+        if (d <= r) n.area[r - 1][sq] |= s4::SquareBit(t);
+    }
+  }
+  return n;
+}();
 
 class Shogi4Searcher {
  public:
@@ -115,10 +134,10 @@ class Shogi4Searcher {
       return kWin * (5 - 2 * places[me_]) / 3;
     }
     if (!pos.Alive(me_)) return -kWin;
-    int mat[s4::kSeats + 1] = {};
-    for (int sq = 0; sq < s4::kSquares; ++sq) {
-      const s4::Cell c = pos.board[sq];
-      if (c) mat[s4::OwnerOf(c)] += kBoardValue[s4::TypeOf(c)];
+    int mat[s4::kSeats] = {};
+    for (int o = 0; o < s4::kSeats; ++o) {
+      for (s4::Squares b = pos.pieces[o]; b != 0;)
+        mat[o] += kBoardValue[s4::TypeOf(pos.board[s4::PopSquare(b)])];
     }
     for (int s = 0; s < s4::kSeats; ++s)
       for (int h = 0; h < s4::kHandTypes; ++h) mat[s] += pos.hand[s][h] * kHandValue[h];
@@ -145,17 +164,15 @@ class Shogi4Searcher {
            pressure + safety;
   }
 
-  // Pieces of `owner` (kings excluded) within `r` squares (king steps) of `sq`.
+  // Pieces of `owner` (kings excluded) within `r` (1 or 2) squares (king steps) of `sq`:
+  // the owner's square set within the area, less its king (the only king it owns).
   static int Near(const s4::Position& pos, int sq, int owner, int r) {
-    const int r0 = s4::RankOf(sq), c0 = s4::ColOf(sq);
-    int n = 0;
-    for (int rr = std::max(0, r0 - r); rr <= std::min(8, r0 + r); ++rr) {
-      for (int cc = std::max(0, c0 - r); cc <= std::min(8, c0 + r); ++cc) {
-        const s4::Cell c = pos.board[s4::MakeSquare(rr, cc)];
-        n += c && s4::OwnerOf(c) == owner && s4::TypeOf(c) != s4::kKing;
-      }
-    }
-    return n;
+    const s4::Squares area = kNear.area[r - 1][sq];
+    const s4::Squares mine = pos.pieces[owner] & area;
+    return Popcount(mine) - int((mine >> pos.king[owner]) & 1);
+  }
+  static int Popcount(s4::Squares b) {
+    return __builtin_popcountll(uint64_t(b)) + __builtin_popcountll(uint64_t(b >> 64));
   }
 
   bool Tick() {
@@ -167,11 +184,13 @@ class Shogi4Searcher {
     return stop_;
   }
 
-  // A move and the seat that plays it (under best-reply, not always pos.to_move).
+  // A move and the seat that plays it (under best-reply, not always pos.to_move); `index`
+  // (generation order) breaks ties of `key`, as a stable sort would.
   struct Cand {
     int key;
     int seat;
     s4::Move m;
+    int index;
   };
 
   // Best-reply search (Schadd & Winands): where the engine would give the move to a rival
@@ -185,23 +204,41 @@ class Shogi4Searcher {
 
   // The moves of this node, best first. In quiescence only captures, and at a best-reply
   // node only those of our pieces (rivals taking each other's barely move our score).
-  void Collect(const s4::Position& pos, int ply, bool captures, std::vector<Cand>* out) {
+  // With a beam (> 0), only the captures and the first `beam` quiet moves are put in order
+  // (all a search with that beam looks at; the rest follow in no particular order).
+  void Collect(const s4::Position& pos, int ply, bool captures, std::vector<Cand>* out,
+               int beam = 0) {
     const int t = pos.to_move;
     const bool merged = Merged(pos);
+    int n_captures = 0;
     s4::MoveList& list = *lists_[ply];
     for (int k = 0; k < s4::kSeats; ++k) {
       const int seat = (t + k) & 3;  // the engine's own pick first
       if (merged ? seat == me_ || !pos.Alive(seat) : seat != t) continue;
       list.size = 0;
-      s4::GenerateLegal(pos, seat, &list);
+      if (captures) {
+        s4::GenerateCaptures(pos, seat, &list);
+      } else {
+        s4::GenerateLegal(pos, seat, &list);
+      }
       for (s4::Move m : list) {
         const s4::Cell victim = s4::IsDrop(m) ? 0 : pos.board[s4::MoveTo(m)];
-        if (captures && (!victim || (merged && s4::OwnerOf(victim) != me_))) continue;
-        out->push_back({OrderKey(pos, m, seat), seat, m});
+        if (captures && merged && s4::OwnerOf(victim) != me_) continue;
+        out->push_back({OrderKey(pos, m, seat), seat, m, int(out->size())});
+        n_captures += out->back().key >= kCaptureKey;
       }
     }
-    std::stable_sort(out->begin(), out->end(),
-                     [](const Cand& a, const Cand& b) { return a.key > b.key; });
+    // Ties in generation order, as a stable sort: the order is the same on every platform.
+    const auto better = [](const Cand& a, const Cand& b) {
+      return a.key != b.key ? a.key > b.key : a.index < b.index;
+    };
+    const size_t keep = beam > 0 ? size_t(n_captures + beam) : out->size();
+    if (keep < out->size()) {
+      std::nth_element(out->begin(), out->begin() + long(keep), out->end(), better);
+      std::sort(out->begin(), out->begin() + long(keep), better);
+    } else {
+      std::sort(out->begin(), out->end(), better);
+    }
   }
 
   // Captures first (most valuable victim), then promotions, board moves, drops. Under
@@ -209,7 +246,7 @@ class Shogi4Searcher {
   // (attacks, mating nets) go first.
   int OrderKey(const s4::Position& pos, s4::Move m, int seat) const {
     const s4::Cell victim = pos.board[s4::MoveTo(m)];
-    int key = victim ? 10000 + kBoardValue[s4::TypeOf(victim)] : 0;
+    int key = victim ? kCaptureKey + kBoardValue[s4::TypeOf(victim)] : 0;
     if (s4::IsPromotion(m)) key += 500;
     if (s4::IsDrop(m)) key -= 100;
     if (brs_ && seat != me_ && !victim) {
@@ -238,14 +275,16 @@ class Shogi4Searcher {
     if (pos.over != s4::EndReason::kNone || !pos.Alive(me_)) return Eval(pos);
     if (depth <= 0 || ply >= kMaxPly - 1) return Quiesce(pos, alpha, beta, ply, 0);
     const bool maxing = pos.to_move == me_;
-    std::vector<Cand> moves;
-    Collect(pos, ply, false, &moves);
+    const int beam = maxing ? 40 : 24;  // quiet moves searched
+    std::vector<Cand>& moves = cands_[ply];
+    moves.clear();
+    Collect(pos, ply, false, &moves, beam);
     // Only under best-reply can we be to move without a move (the engine mates such a seat).
     if (moves.empty()) return maxing ? -kWin : Eval(pos);
     int quiet = 0;
     int best = maxing ? -kInf : kInf;
     for (const Cand& c : moves) {
-      if (c.key < 10000 && depth >= 1 && ++quiet > (maxing ? 40 : 24)) break;  // beam
+      if (c.key < kCaptureKey && ++quiet > beam) break;
       const int s = Search(Child(pos, c), depth - 1, alpha, beta, ply + 1);
       if (stop_) return 0;
       if (maxing) {
@@ -272,7 +311,8 @@ class Shogi4Searcher {
       if (stand <= alpha) return stand;
       beta = std::min(beta, stand);
     }
-    std::vector<Cand> caps;
+    std::vector<Cand>& caps = cands_[ply];
+    caps.clear();
     Collect(pos, ply, true, &caps);
     int best = stand;
     for (const Cand& c : caps) {
@@ -301,6 +341,7 @@ class Shogi4Searcher {
   uint64_t nodes_ = 0;
   bool stop_ = false;
   std::unique_ptr<s4::MoveList> lists_[kMaxPly];
+  std::vector<Cand> cands_[kMaxPly];  // each ply's moves (kept: no allocation per node)
 };
 
 }  // namespace
