@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -36,6 +37,7 @@ constexpr int kHandValue[s4::kHandTypes] = {110, 550, 600, 1100};
 constexpr int kMateBonus = 6000;
 // Order keys of captures start here; every quiet move's key is below.
 constexpr int kCaptureKey = 10000;
+constexpr int kKeyBias = 1 << 20;  // makes every order key positive
 // A game over with us second, on the scale of the running evaluation (see Eval).
 constexpr int kSecondPlace = 2000;
 
@@ -73,10 +75,10 @@ class Shogi4Searcher {
 
   // Root moves best first after the deepest completed iteration.
   std::vector<std::pair<int, s4::Move>> Run(const s4::Position& root, int* depth, uint64_t* nodes) {
-    std::vector<Cand> moves;
+    Moves moves;
     Collect(root, 0, false, &moves);
     std::vector<std::pair<int, s4::Move>> ranked;
-    for (const Cand& c : moves) ranked.push_back({0, c.m});
+    for (size_t i = 0; i < moves.size(); ++i) ranked.push_back({0, moves[i].m});
     *depth = 0;
     for (int d = 1; d <= max_depth_; ++d) {
       std::vector<std::pair<int, s4::Move>> next;
@@ -184,13 +186,24 @@ class Shogi4Searcher {
     return stop_;
   }
 
-  // A move and the seat that plays it (under best-reply, not always pos.to_move); `index`
-  // (generation order) breaks ties of `key`, as a stable sort would.
+  // A move and the seat that plays it (under best-reply, not always pos.to_move).
   struct Cand {
     int key;
     int seat;
     s4::Move m;
-    int index;
+  };
+  // A node's moves: `cands` in generation order and `order`, their ranks best first, each
+  // as (key + bias) << 32 | ~index, so that one integer comparison orders by key and
+  // breaks ties by generation order (as a stable sort would: the same on every platform).
+  struct Moves {
+    std::vector<Cand> cands;
+    std::vector<uint64_t> order;
+    size_t size() const { return order.size(); }
+    const Cand& operator[](size_t i) const { return cands[~uint32_t(order[i])]; }
+    void clear() {
+      cands.clear();
+      order.clear();
+    }
   };
 
   // Best-reply search (Schadd & Winands): where the engine would give the move to a rival
@@ -206,8 +219,7 @@ class Shogi4Searcher {
   // node only those of our pieces (rivals taking each other's barely move our score).
   // With a beam (> 0), only the captures and the first `beam` quiet moves are put in order
   // (all a search with that beam looks at; the rest follow in no particular order).
-  void Collect(const s4::Position& pos, int ply, bool captures, std::vector<Cand>* out,
-               int beam = 0) {
+  void Collect(const s4::Position& pos, int ply, bool captures, Moves* out, int beam = 0) {
     const int t = pos.to_move;
     const bool merged = Merged(pos);
     int n_captures = 0;
@@ -224,20 +236,20 @@ class Shogi4Searcher {
       for (s4::Move m : list) {
         const s4::Cell victim = s4::IsDrop(m) ? 0 : pos.board[s4::MoveTo(m)];
         if (captures && merged && s4::OwnerOf(victim) != me_) continue;
-        out->push_back({OrderKey(pos, m, seat), seat, m, int(out->size())});
-        n_captures += out->back().key >= kCaptureKey;
+        const int key = OrderKey(pos, m, seat);
+        out->order.push_back(uint64_t(key + kKeyBias) << 32 | ~uint32_t(out->cands.size()));
+        out->cands.push_back({key, seat, m});
+        n_captures += key >= kCaptureKey;
       }
     }
-    // Ties in generation order, as a stable sort: the order is the same on every platform.
-    const auto better = [](const Cand& a, const Cand& b) {
-      return a.key != b.key ? a.key > b.key : a.index < b.index;
-    };
-    const size_t keep = beam > 0 ? size_t(n_captures + beam) : out->size();
-    if (keep < out->size()) {
-      std::nth_element(out->begin(), out->begin() + long(keep), out->end(), better);
-      std::sort(out->begin(), out->begin() + long(keep), better);
+    std::vector<uint64_t>& order = out->order;
+    const size_t keep = beam > 0 ? size_t(n_captures + beam) : order.size();
+    if (keep < order.size()) {
+      std::nth_element(order.begin(), order.begin() + long(keep), order.end(),
+                       std::greater<uint64_t>());
+      std::sort(order.begin(), order.begin() + long(keep), std::greater<uint64_t>());
     } else {
-      std::sort(out->begin(), out->end(), better);
+      std::sort(order.begin(), order.end(), std::greater<uint64_t>());
     }
   }
 
@@ -276,14 +288,15 @@ class Shogi4Searcher {
     if (depth <= 0 || ply >= kMaxPly - 1) return Quiesce(pos, alpha, beta, ply, 0);
     const bool maxing = pos.to_move == me_;
     const int beam = maxing ? 40 : 24;  // quiet moves searched
-    std::vector<Cand>& moves = cands_[ply];
+    Moves& moves = moves_[ply];
     moves.clear();
     Collect(pos, ply, false, &moves, beam);
     // Only under best-reply can we be to move without a move (the engine mates such a seat).
-    if (moves.empty()) return maxing ? -kWin : Eval(pos);
+    if (moves.size() == 0) return maxing ? -kWin : Eval(pos);
     int quiet = 0;
     int best = maxing ? -kInf : kInf;
-    for (const Cand& c : moves) {
+    for (size_t i = 0; i < moves.size(); ++i) {
+      const Cand& c = moves[i];
       if (c.key < kCaptureKey && ++quiet > beam) break;
       const int s = Search(Child(pos, c), depth - 1, alpha, beta, ply + 1);
       if (stop_) return 0;
@@ -311,11 +324,12 @@ class Shogi4Searcher {
       if (stand <= alpha) return stand;
       beta = std::min(beta, stand);
     }
-    std::vector<Cand>& caps = cands_[ply];
+    Moves& caps = moves_[ply];
     caps.clear();
     Collect(pos, ply, true, &caps);
     int best = stand;
-    for (const Cand& c : caps) {
+    for (size_t i = 0; i < caps.size(); ++i) {
+      const Cand& c = caps[i];
       if (Tick()) return 0;
       const int s = Quiesce(Child(pos, c), alpha, beta, ply + 1, qdepth + 1);
       if (stop_) return 0;
@@ -341,7 +355,7 @@ class Shogi4Searcher {
   uint64_t nodes_ = 0;
   bool stop_ = false;
   std::unique_ptr<s4::MoveList> lists_[kMaxPly];
-  std::vector<Cand> cands_[kMaxPly];  // each ply's moves (kept: no allocation per node)
+  Moves moves_[kMaxPly];  // each ply's moves (kept: no allocation per node)
 };
 
 }  // namespace
