@@ -19,6 +19,7 @@
 
 #include "libs/bot/choosers.h"
 #include "libs/bot/levels.h"
+#include "libs/bot/shogi4_attacks.h"
 #include "libs/shogi4/game.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/notation.h"
@@ -153,7 +154,7 @@ class Shogi4Searcher {
       // Our pieces near their king, and checks: mating chances. (Board lookups only: the
       // attack test is the costly part of a node, so it is used once per king.)
       pressure += 10 * Near(pos, pos.king[o], me_, 2);
-      if (s4::Attacked(pos.board, pos.king[o], my_bit)) pressure += 40;
+      if (Shogi4Attacked(pos, pos.king[o], my_bit)) pressure += 40;
     }
     // Enemies around our king hurt, our own pieces beside it (a wall) help.
     const int k = pos.king[me_];
@@ -212,7 +213,7 @@ class Shogi4Searcher {
   // row against us, which made the bot passive and its own plans half as deep. A seat in
   // check still must answer: check priority decides who moves, as in the engine.
   bool Merged(const s4::Position& pos) const {
-    return brs_ && pos.to_move != me_ && !s4::InCheck(pos, pos.to_move);
+    return brs_ && pos.to_move != me_ && !Shogi4InCheck(pos, pos.to_move);
   }
 
   // The moves of this node, best first. In quiescence only captures, and at a best-reply
@@ -276,7 +277,7 @@ class Shogi4Searcher {
     s4::MakeMove(child, c.m);
     // Best-reply: after a rival's move we play next unless a seat in check must answer.
     if (brs_ && c.seat != me_ && child.over == s4::EndReason::kNone && child.Alive(me_) &&
-        child.to_move != me_ && !s4::InCheck(child, child.to_move)) {
+        child.to_move != me_ && !Shogi4InCheck(child, child.to_move)) {
       child.to_move = static_cast<int8_t>(me_);
     }
     return child;

@@ -1,12 +1,14 @@
-// The four-player shogi search's capture generation (shogi4::GenerateCaptures, used by the
-// quiescence search for the seat to move and for every rival under best-reply) held to the
-// engine's full generator move for move, in order, on random playouts of every rule
-// variant, for every seat still playing (not only the one to move).
+// The four-player shogi search's own pieces of rules work held to the engine on random
+// playouts of every rule variant: its capture generation (shogi4::GenerateCaptures, used by
+// the quiescence search for the seat to move and for every rival under best-reply) move for
+// move and in order against GenerateLegal, for every seat still playing; its attack test
+// (bot::Shogi4Attacked) against shogi4::Attacked on every square for every attacker set.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
+#include "libs/bot/shogi4_attacks.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/position.h"
 
@@ -34,7 +36,7 @@ std::vector<Move> Captures(const Position& pos, int seat) {
 TEST(Shogi4Movegen, CapturesAgreeWithTheEngineOnRandomPlayouts) {
   std::mt19937_64 rng(27);
   static MoveList legal;
-  int checked = 0, with_captures = 0, mates = 0, in_check = 0;
+  int checked = 0, with_captures = 0, mates = 0, in_check = 0, attack_tests = 0;
   for (int variant = 0; variant < 8; ++variant) {
     Rules rules;
     rules.format = variant & 1 ? Format::kPairs : Format::kSingles;
@@ -51,6 +53,15 @@ TEST(Shogi4Movegen, CapturesAgreeWithTheEngineOnRandomPlayouts) {
           ++checked;
           with_captures += !expected.empty();
           in_check += InCheck(pos, seat);
+        }
+        // The search's attack test against the engine's, on every square for every set
+        // of attacking seats (every eighth position: thousands in all).
+        for (int sq = 0; sq < kSquares && ply % 8 == 0; ++sq) {
+          for (unsigned by = 1; by < 16; ++by) {
+            ASSERT_EQ(bot::Shogi4Attacked(pos, sq, by), Attacked(pos.board, sq, by))
+                << "variant " << variant << " ply " << ply << " square " << sq << " by " << by;
+            ++attack_tests;
+          }
         }
         legal.size = 0;
         GenerateLegal(pos, pos.to_move, &legal);
@@ -69,6 +80,7 @@ TEST(Shogi4Movegen, CapturesAgreeWithTheEngineOnRandomPlayouts) {
   EXPECT_GT(with_captures, 10000);
   EXPECT_GT(in_check, 500);
   EXPECT_GT(mates, 20);
+  EXPECT_GT(attack_tests, 2000000);
 }
 
 }  // namespace
