@@ -4,8 +4,13 @@
 # The baseline is search_bench built from an older commit (the same source measures any
 # version of the bot through its public API); without it only the current search runs.
 # Environment: STOCKFISH (binary, default: stockfish on PATH, else the Debian package's
-# /usr/games/stockfish), BUDGET_MS (thinking time per position, default 1000), REPEATS
-# (rounds, default 2: the programs run interleaved so that load hits them alike).
+# /usr/games/stockfish), REPEATS (rounds, default 2: the programs run interleaved so that
+# load hits them alike).
+#
+# The bot searches seeded (level 10: a node budget from the time budget, 250 nodes per ms
+# in chess, 20 in four-player shogi), so every version searches a fixed number of nodes
+# per position whatever the load, and two versions that explore the same tree print the
+# same moves (search_bench's per-position lines).
 #
 # Printed per program: nodes per second of wall-clock time (Stockfish's own "Nodes/second"
 # for bench) and per second of CPU time (less sensitive to other processes on a shared
@@ -16,7 +21,8 @@ bin_dir=${1:?usage: $0 <build bin dir> [baseline search_bench]}
 baseline=${2:-}
 bench="$bin_dir/search_bench"
 sf=${STOCKFISH:-$(command -v stockfish || echo /usr/games/stockfish)}
-budget=${BUDGET_MS:-1000}
+# Node budgets: 1M nodes per chess position, 200k per four-player shogi position.
+declare -A budget=([chess]=4000 [shogi4]=10000)
 repeats=${REPEATS:-2}
 [[ -x "$bench" ]] || { echo "no search_bench at $bench" >&2; exit 2; }
 [[ -x "$sf" ]] || { echo "no Stockfish at $sf (set STOCKFISH)" >&2; exit 2; }
@@ -36,7 +42,7 @@ run_sf() {
 
 # search_bench BINARY GAME -> "wall_nps cpu_nps"
 run_bot() {
-  "$1" --game="$2" --budget_ms="$budget" | awk '/^total/ { printf "%d %d\n", $10, $12 }'
+  "$1" --game="$2" --budget_ms="${budget[$2]}" --seed=1 | awk '/^total/ { printf "%d %d\n", $10, $12 }'
 }
 
 declare -A wall cpu
@@ -56,7 +62,7 @@ for ((k = 0; k < repeats; k++)); do
   [[ -n "$baseline" ]] && add shogi4_baseline "$(run_bot "$baseline" shogi4)"
 done
 
-echo "Stockfish: $(echo quit | "$sf" | head -1); bot: ${budget} ms per position, best of $repeats"
+echo "Stockfish: $(echo quit | "$sf" | head -1); bot: seeded, best of $repeats"
 printf '%-16s %12s %12s\n' program wall_nps cpu_nps
 for n in "${names[@]}"; do printf '%-16s %12d %12d\n' "$n" "${wall[$n]}" "${cpu[$n]}"; done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
