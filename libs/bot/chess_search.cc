@@ -246,6 +246,7 @@ class Searcher {
       if (null_ok && depth >= 3 && static_eval >= beta && HasPieces(pos)) {
         Position next = pos;
         next.DoNullMove();
+        tt_.Prefetch(next.key());
         keys_[root_index_ + ply + 1] = RepetitionKey(next);
         const int r = 3 + depth / 6;
         const int s = -Search(next, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
@@ -275,6 +276,7 @@ class Searcher {
       const bool quiet = !IsCapture(pos, m) && m.kind() != Move::kPromotion;
       Position next = pos;
       next.DoMove(m);
+      tt_.Prefetch(next.key());
       const bool gives_check = next.InCheck();
       if (!pv && !in_check && !gives_check && best > -kChessMateBound && i > 0) {
         if (quiet) {
@@ -377,6 +379,7 @@ class Searcher {
       Position next = pos;
       next.DoMove(moves[i]);
       if (!in_check && !LeavesKingSafe(next, pos.side_to_move())) continue;
+      __builtin_prefetch(&eval_cache_[next.key() & (kEvalCacheSize - 1)]);
       const int s = -Quiesce(next, -beta, -alpha, ply + 1);
       if (stop_) return 0;
       if (s > best) {

@@ -13,11 +13,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "libs/bot/choosers.h"
 #include "libs/bot/levels.h"
+#include "libs/bot/shogi4_attacks.h"
 #include "libs/shogi4/game.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/notation.h"
@@ -34,8 +36,28 @@ constexpr int kMaxPly = 32;
 constexpr int kBoardValue[s4::kPieceTypes] = {0, 100, 500, 550, 1000, 0, 600, 580, 1300};
 constexpr int kHandValue[s4::kHandTypes] = {110, 550, 600, 1100};
 constexpr int kMateBonus = 6000;
+// Order keys of captures start here; every quiet move's key is below.
+constexpr int kCaptureKey = 10000;
+constexpr int kKeyBias = 1 << 20;  // makes every order key positive
 // A game over with us second, on the scale of the running evaluation (see Eval).
 constexpr int kSecondPlace = 2000;
+
+// Squares within one and two king steps of each square.
+struct NearAreas {
+  s4::Squares area[2][s4::kSquares];
+};
+const NearAreas kNear = [] {
+  NearAreas n{};
+  for (int sq = 0; sq < s4::kSquares; ++sq) {
+    for (int t = 0; t < s4::kSquares; ++t) {
+      const int d = std::max(std::abs(s4::RankOf(sq) - s4::RankOf(t)),
+                             std::abs(s4::ColOf(sq) - s4::ColOf(t)));
+      for (int r = 1; r <= 2; ++r)
+        if (d <= r) n.area[r - 1][sq] |= s4::SquareBit(t);
+    }
+  }
+  return n;
+}();
 
 class Shogi4Searcher {
  public:
@@ -54,10 +76,10 @@ class Shogi4Searcher {
 
   // Root moves best first after the deepest completed iteration.
   std::vector<std::pair<int, s4::Move>> Run(const s4::Position& root, int* depth, uint64_t* nodes) {
-    std::vector<Cand> moves;
+    Moves moves;
     Collect(root, 0, false, &moves);
     std::vector<std::pair<int, s4::Move>> ranked;
-    for (const Cand& c : moves) ranked.push_back({0, c.m});
+    for (size_t i = 0; i < moves.size(); ++i) ranked.push_back({0, moves[i].m});
     *depth = 0;
     for (int d = 1; d <= max_depth_; ++d) {
       std::vector<std::pair<int, s4::Move>> next;
@@ -115,10 +137,10 @@ class Shogi4Searcher {
       return kWin * (5 - 2 * places[me_]) / 3;
     }
     if (!pos.Alive(me_)) return -kWin;
-    int mat[s4::kSeats + 1] = {};
-    for (int sq = 0; sq < s4::kSquares; ++sq) {
-      const s4::Cell c = pos.board[sq];
-      if (c) mat[s4::OwnerOf(c)] += kBoardValue[s4::TypeOf(c)];
+    int mat[s4::kSeats] = {};
+    for (int o = 0; o < s4::kSeats; ++o) {
+      for (s4::Squares b = pos.pieces[o]; b != 0;)
+        mat[o] += kBoardValue[s4::TypeOf(pos.board[s4::PopSquare(b)])];
     }
     for (int s = 0; s < s4::kSeats; ++s)
       for (int h = 0; h < s4::kHandTypes; ++h) mat[s] += pos.hand[s][h] * kHandValue[h];
@@ -132,7 +154,7 @@ class Shogi4Searcher {
       // Our pieces near their king, and checks: mating chances. (Board lookups only: the
       // attack test is the costly part of a node, so it is used once per king.)
       pressure += 10 * Near(pos, pos.king[o], me_, 2);
-      if (s4::Attacked(pos.board, pos.king[o], my_bit)) pressure += 40;
+      if (Shogi4Attacked(pos, pos.king[o], my_bit)) pressure += 40;
     }
     // Enemies around our king hurt, our own pieces beside it (a wall) help.
     const int k = pos.king[me_];
@@ -145,17 +167,15 @@ class Shogi4Searcher {
            pressure + safety;
   }
 
-  // Pieces of `owner` (kings excluded) within `r` squares (king steps) of `sq`.
+  // Pieces of `owner` (kings excluded) within `r` (1 or 2) squares (king steps) of `sq`:
+  // the owner's square set within the area, less its king (the only king it owns).
   static int Near(const s4::Position& pos, int sq, int owner, int r) {
-    const int r0 = s4::RankOf(sq), c0 = s4::ColOf(sq);
-    int n = 0;
-    for (int rr = std::max(0, r0 - r); rr <= std::min(8, r0 + r); ++rr) {
-      for (int cc = std::max(0, c0 - r); cc <= std::min(8, c0 + r); ++cc) {
-        const s4::Cell c = pos.board[s4::MakeSquare(rr, cc)];
-        n += c && s4::OwnerOf(c) == owner && s4::TypeOf(c) != s4::kKing;
-      }
-    }
-    return n;
+    const s4::Squares area = kNear.area[r - 1][sq];
+    const s4::Squares mine = pos.pieces[owner] & area;
+    return Popcount(mine) - int((mine >> pos.king[owner]) & 1);
+  }
+  static int Popcount(s4::Squares b) {
+    return __builtin_popcountll(uint64_t(b)) + __builtin_popcountll(uint64_t(b >> 64));
   }
 
   bool Tick() {
@@ -173,6 +193,19 @@ class Shogi4Searcher {
     int seat;
     s4::Move m;
   };
+  // A node's moves: `cands` in generation order and `order`, their ranks best first, each
+  // as (key + bias) << 32 | ~index, so that one integer comparison orders by key and
+  // breaks ties by generation order (as a stable sort would: the same on every platform).
+  struct Moves {
+    std::vector<Cand> cands;
+    std::vector<uint64_t> order;
+    size_t size() const { return order.size(); }
+    const Cand& operator[](size_t i) const { return cands[~uint32_t(order[i])]; }
+    void clear() {
+      cands.clear();
+      order.clear();
+    }
+  };
 
   // Best-reply search (Schadd & Winands): where the engine would give the move to a rival
   // that is not in check, every rival's moves are tried from here and only the one worst
@@ -180,28 +213,45 @@ class Shogi4Searcher {
   // row against us, which made the bot passive and its own plans half as deep. A seat in
   // check still must answer: check priority decides who moves, as in the engine.
   bool Merged(const s4::Position& pos) const {
-    return brs_ && pos.to_move != me_ && !s4::InCheck(pos, pos.to_move);
+    return brs_ && pos.to_move != me_ && !Shogi4InCheck(pos, pos.to_move);
   }
 
   // The moves of this node, best first. In quiescence only captures, and at a best-reply
   // node only those of our pieces (rivals taking each other's barely move our score).
-  void Collect(const s4::Position& pos, int ply, bool captures, std::vector<Cand>* out) {
+  // With a beam (> 0), only the captures and the first `beam` quiet moves are put in order
+  // (all a search with that beam looks at; the rest follow in no particular order).
+  void Collect(const s4::Position& pos, int ply, bool captures, Moves* out, int beam = 0) {
     const int t = pos.to_move;
     const bool merged = Merged(pos);
+    int n_captures = 0;
     s4::MoveList& list = *lists_[ply];
     for (int k = 0; k < s4::kSeats; ++k) {
       const int seat = (t + k) & 3;  // the engine's own pick first
       if (merged ? seat == me_ || !pos.Alive(seat) : seat != t) continue;
       list.size = 0;
-      s4::GenerateLegal(pos, seat, &list);
+      if (captures) {
+        s4::GenerateCaptures(pos, seat, &list);
+      } else {
+        s4::GenerateLegal(pos, seat, &list);
+      }
       for (s4::Move m : list) {
         const s4::Cell victim = s4::IsDrop(m) ? 0 : pos.board[s4::MoveTo(m)];
-        if (captures && (!victim || (merged && s4::OwnerOf(victim) != me_))) continue;
-        out->push_back({OrderKey(pos, m, seat), seat, m});
+        if (captures && merged && s4::OwnerOf(victim) != me_) continue;
+        const int key = OrderKey(pos, m, seat);
+        out->order.push_back(uint64_t(key + kKeyBias) << 32 | ~uint32_t(out->cands.size()));
+        out->cands.push_back({key, seat, m});
+        n_captures += key >= kCaptureKey;
       }
     }
-    std::stable_sort(out->begin(), out->end(),
-                     [](const Cand& a, const Cand& b) { return a.key > b.key; });
+    std::vector<uint64_t>& order = out->order;
+    const size_t keep = beam > 0 ? size_t(n_captures + beam) : order.size();
+    if (keep < order.size()) {
+      std::nth_element(order.begin(), order.begin() + long(keep), order.end(),
+                       std::greater<uint64_t>());
+      std::sort(order.begin(), order.begin() + long(keep), std::greater<uint64_t>());
+    } else {
+      std::sort(order.begin(), order.end(), std::greater<uint64_t>());
+    }
   }
 
   // Captures first (most valuable victim), then promotions, board moves, drops. Under
@@ -209,7 +259,7 @@ class Shogi4Searcher {
   // (attacks, mating nets) go first.
   int OrderKey(const s4::Position& pos, s4::Move m, int seat) const {
     const s4::Cell victim = pos.board[s4::MoveTo(m)];
-    int key = victim ? 10000 + kBoardValue[s4::TypeOf(victim)] : 0;
+    int key = victim ? kCaptureKey + kBoardValue[s4::TypeOf(victim)] : 0;
     if (s4::IsPromotion(m)) key += 500;
     if (s4::IsDrop(m)) key -= 100;
     if (brs_ && seat != me_ && !victim) {
@@ -227,7 +277,7 @@ class Shogi4Searcher {
     s4::MakeMove(child, c.m);
     // Best-reply: after a rival's move we play next unless a seat in check must answer.
     if (brs_ && c.seat != me_ && child.over == s4::EndReason::kNone && child.Alive(me_) &&
-        child.to_move != me_ && !s4::InCheck(child, child.to_move)) {
+        child.to_move != me_ && !Shogi4InCheck(child, child.to_move)) {
       child.to_move = static_cast<int8_t>(me_);
     }
     return child;
@@ -238,14 +288,17 @@ class Shogi4Searcher {
     if (pos.over != s4::EndReason::kNone || !pos.Alive(me_)) return Eval(pos);
     if (depth <= 0 || ply >= kMaxPly - 1) return Quiesce(pos, alpha, beta, ply, 0);
     const bool maxing = pos.to_move == me_;
-    std::vector<Cand> moves;
-    Collect(pos, ply, false, &moves);
+    const int beam = maxing ? 40 : 24;  // quiet moves searched
+    Moves& moves = moves_[ply];
+    moves.clear();
+    Collect(pos, ply, false, &moves, beam);
     // Only under best-reply can we be to move without a move (the engine mates such a seat).
-    if (moves.empty()) return maxing ? -kWin : Eval(pos);
+    if (moves.size() == 0) return maxing ? -kWin : Eval(pos);
     int quiet = 0;
     int best = maxing ? -kInf : kInf;
-    for (const Cand& c : moves) {
-      if (c.key < 10000 && depth >= 1 && ++quiet > (maxing ? 40 : 24)) break;  // beam
+    for (size_t i = 0; i < moves.size(); ++i) {
+      const Cand& c = moves[i];
+      if (c.key < kCaptureKey && ++quiet > beam) break;
       const int s = Search(Child(pos, c), depth - 1, alpha, beta, ply + 1);
       if (stop_) return 0;
       if (maxing) {
@@ -272,10 +325,12 @@ class Shogi4Searcher {
       if (stand <= alpha) return stand;
       beta = std::min(beta, stand);
     }
-    std::vector<Cand> caps;
+    Moves& caps = moves_[ply];
+    caps.clear();
     Collect(pos, ply, true, &caps);
     int best = stand;
-    for (const Cand& c : caps) {
+    for (size_t i = 0; i < caps.size(); ++i) {
+      const Cand& c = caps[i];
       if (Tick()) return 0;
       const int s = Quiesce(Child(pos, c), alpha, beta, ply + 1, qdepth + 1);
       if (stop_) return 0;
@@ -301,6 +356,7 @@ class Shogi4Searcher {
   uint64_t nodes_ = 0;
   bool stop_ = false;
   std::unique_ptr<s4::MoveList> lists_[kMaxPly];
+  Moves moves_[kMaxPly];  // each ply's moves (kept: no allocation per node)
 };
 
 }  // namespace

@@ -21,8 +21,9 @@ namespace {
 // Calls sink(move) for each legal move of `s`; stops early (returning true) as soon as
 // sink returns true. `only` (0: every move) limits the search to the moves that could be
 // `only`: those of the piece on its from-square to its square, or its drops. `check`:
-// whether `s` is in check when the caller knows (0 or 1), else -1.
-template <class Sink>
+// whether `s` is in check when the caller knows (0 or 1), else -1. kCaptures: only the
+// board moves that capture (the same moves under the same tests, in the same order).
+template <bool kCaptures = false, class Sink>
 bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, int check, Sink&& sink) {
   const Tables& t = Tab();
   // Working copy of the board (not the whole position: fewer bytes to copy): squares are
@@ -101,6 +102,7 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, int ch
       if (to == kNoSquare) continue;
       Cell tc = pos.board[to];
       if (tc != 0 && (TypeOf(tc) == kKing || OwnerOf(tc) == s)) continue;
+      if (kCaptures && tc == 0) continue;
       if (try_to(to)) return true;
     }
     if (Slides(type)) {
@@ -108,6 +110,7 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, int ch
         for (int to = t.next[from][d]; to != kNoSquare; to = t.next[to][d]) {
           Cell tc = pos.board[to];
           if (tc != 0 && (TypeOf(tc) == kKing || OwnerOf(tc) == s)) break;
+          if (kCaptures && tc == 0) continue;
           if (try_to(to)) return true;
           if (tc != 0) break;
         }
@@ -115,7 +118,7 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, int ch
     }
   }
 
-  if (only != 0 && !IsDrop(only)) return false;
+  if (kCaptures || (only != 0 && !IsDrop(only))) return false;
   // Drops: gold, silver, rook first, pawns last (their pawn-drop-mate test is dearest).
   static constexpr int kDropOrder[kHandTypes] = {kGold, kSilver, kRook, kPawn};
   unsigned pawn_lines = 0;  // nifu: lines holding an own unpromoted pawn facing forward
@@ -165,6 +168,13 @@ bool Generate(const Position& pos, int s, bool pawn_drop_mate, Move only, int ch
 
 void GenerateLegal(const Position& pos, int seat, MoveList* out) {
   Generate(pos, seat, true, 0, -1, [out](Move m) {
+    out->Add(m);
+    return false;
+  });
+}
+
+void GenerateCaptures(const Position& pos, int seat, MoveList* out) {
+  Generate<true>(pos, seat, true, 0, -1, [out](Move m) {
     out->Add(m);
     return false;
   });

@@ -12,6 +12,9 @@ namespace tablero::shogi4 {
 // All legal moves of `seat` (normally pos.to_move) appended to `out`: board moves, then
 // drops. A move that may promote or not appears twice.
 void GenerateLegal(const Position& pos, int seat, MoveList* out);
+// The legal moves of `seat` that capture (for a quiescence search): exactly those of
+// GenerateLegal that take a piece, in the same order, without trying quiet moves or drops.
+void GenerateCaptures(const Position& pos, int seat, MoveList* out);
 // Number of legal moves (same as GenerateLegal's count, without storing them).
 int CountLegal(const Position& pos, int seat);
 // Does `seat` have any legal move? With pawn_drop_mate = false the pawn-drop-mate rule is

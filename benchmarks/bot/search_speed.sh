@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Search speed of the bot beside Stockfish's own `bench`, in the same run. Usage:
+#   benchmarks/bot/search_speed.sh <build bin dir> [baseline search_bench binary]
+# The baseline is search_bench built from an older commit (the same source measures any
+# version of the bot through its public API); without it only the current search runs.
+# Environment: STOCKFISH (binary, default: stockfish on PATH, else the Debian package's
+# /usr/games/stockfish), REPEATS (rounds, default 2: the programs run interleaved so that
+# load hits them alike).
+#
+# The bot searches seeded (level 10: a node budget from the time budget, 250 nodes per ms
+# in chess, 20 in four-player shogi), so every version searches a fixed number of nodes
+# per position whatever the load, and two versions that explore the same tree print the
+# same moves (search_bench's per-position lines).
+#
+# Printed per program: nodes per second of wall-clock time (Stockfish's own "Nodes/second"
+# for bench) and per second of CPU time (less sensitive to other processes on a shared
+# machine), then the ratios: our chess nps over Stockfish's, and new over baseline per game.
+set -euo pipefail
+
+bin_dir=${1:?usage: $0 <build bin dir> [baseline search_bench]}
+baseline=${2:-}
+bench="$bin_dir/search_bench"
+sf=${STOCKFISH:-$(command -v stockfish || echo /usr/games/stockfish)}
+# Node budgets: 1M nodes per chess position, 200k per four-player shogi position.
+declare -A budget=([chess]=4000 [shogi4]=10000)
+repeats=${REPEATS:-2}
+[[ -x "$bench" ]] || { echo "no search_bench at $bench" >&2; exit 2; }
+[[ -x "$sf" ]] || { echo "no Stockfish at $sf (set STOCKFISH)" >&2; exit 2; }
+[[ -z "$baseline" || -x "$baseline" ]] || { echo "no baseline at $baseline" >&2; exit 2; }
+
+# Stockfish: bench (16 MB hash, 1 thread, depth 13) -> "wall_nps cpu_nps"
+run_sf() {
+  local out nodes wall cpu
+  out=$({ "$sf" bench 16 1 13 2>&1 >/dev/null; times; } | tail -6)
+  nodes=$(awk '/Nodes searched/ { print $4 }' <<<"$out")
+  wall=$(awk '/Nodes\/second/ { print $3 }' <<<"$out")
+  # `times`: the last line is the children's user and system time, as 0m5.537s 0m0.083s.
+  cpu=$(tail -1 <<<"$out" | awk '{
+    s = 0; for (i = 1; i <= 2; ++i) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } print s }')
+  awk -v n="$nodes" -v w="$wall" -v c="$cpu" 'BEGIN { printf "%d %d\n", w, n / c }'
+}
+
+# search_bench BINARY GAME -> "wall_nps cpu_nps"
+run_bot() {
+  "$1" --game="$2" --budget_ms="${budget[$2]}" --seed=1 | awk '/^total/ { printf "%d %d\n", $10, $12 }'
+}
+
+declare -A wall cpu
+add() {  # add NAME "wall cpu": keep the best of the repeats
+  local w=${2% *} c=${2#* }
+  if [[ -z "${wall[$1]:-}" || $w -gt ${wall[$1]} ]]; then wall[$1]=$w; fi
+  if [[ -z "${cpu[$1]:-}" || $c -gt ${cpu[$1]} ]]; then cpu[$1]=$c; fi
+}
+
+names=(stockfish chess shogi4)
+[[ -n "$baseline" ]] && names+=(chess_baseline shogi4_baseline)
+for ((k = 0; k < repeats; k++)); do
+  add stockfish "$(run_sf)"
+  add chess "$(run_bot "$bench" chess)"
+  [[ -n "$baseline" ]] && add chess_baseline "$(run_bot "$baseline" chess)"
+  add shogi4 "$(run_bot "$bench" shogi4)"
+  [[ -n "$baseline" ]] && add shogi4_baseline "$(run_bot "$baseline" shogi4)"
+done
+
+echo "Stockfish: $(echo quit | "$sf" | head -1); bot: seeded, best of $repeats"
+printf '%-16s %12s %12s\n' program wall_nps cpu_nps
+for n in "${names[@]}"; do printf '%-16s %12d %12d\n' "$n" "${wall[$n]}" "${cpu[$n]}"; done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+echo "chess / stockfish: wall $(ratio "${wall[chess]}" "${wall[stockfish]}")," \
+  "cpu $(ratio "${cpu[chess]}" "${cpu[stockfish]}")"
+if [[ -n "$baseline" ]]; then
+  for g in chess shogi4; do
+    echo "$g new / baseline: wall $(ratio "${wall[$g]}" "${wall[${g}_baseline]}")," \
+      "cpu $(ratio "${cpu[$g]}" "${cpu[${g}_baseline]}")"
+  done
+fi
