@@ -8,6 +8,7 @@
 #include "libs/bot/bot.h"
 #include "libs/bot/levels.h"
 #include "libs/games/games.h"
+#include "libs/games/kinds.h"
 #include "libs/service/status.h"
 
 namespace tablero::bot {
@@ -43,6 +44,8 @@ void FillMove(const game::Move& m, tablero::v1::Move* out) {
 
 }  // namespace
 
+static_assert(games::kKindSlots <= 4, "BotService's per-kind arrays need a slot per GameKind");
+
 BotService::BotService(prometheus::Registry& registry, int max_budget_ms)
     : max_budget_ms_(std::max(1, max_budget_ms)) {
   auto& think = prometheus::BuildHistogram()
@@ -55,10 +58,10 @@ BotService::BotService(prometheus::Registry& registry, int max_budget_ms)
                        .Register(registry);
   const prometheus::Histogram::BucketBoundaries buckets = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
                                                            0.5,   1,    2.5,   5,    10,  30};
-  for (game::Kind k : {game::Kind::kChess, game::Kind::kShogi4, game::Kind::kCheckers}) {
-    const std::string name(game::KindName(k));
-    think_[int(k)] = &think.Add({{"kind", name}}, buckets);
-    overruns_[int(k)] = &overruns.Add({{"kind", name}});
+  for (const games::KindRow& row : games::kKinds) {
+    const std::string name(games::KindName(row.proto));
+    think_[int(row.engine)] = &think.Add({{"kind", name}}, buckets);
+    overruns_[int(row.engine)] = &overruns.Add({{"kind", name}});
   }
 }
 
@@ -66,11 +69,8 @@ grpc::Status BotService::ChooseMove(grpc::ServerContext* context,
                                     const tablero::v1::ChooseMoveRequest* request,
                                     tablero::v1::ChooseMoveResponse* response) {
   const auto t0 = std::chrono::steady_clock::now();
-  const int kind_number = int(request->kind());
-  if (kind_number < int(game::Kind::kChess) || kind_number > int(game::Kind::kCheckers))
-    return Invalid(
-        absl::StrCat("kind: ", kind_number, " is not a game (chess 1, shogi4 2, checkers 3)"));
-  const auto kind = game::Kind(kind_number);
+  const auto kind = games::KindFromProto(request->kind());
+  if (!kind.ok()) return service::ToGrpc(kind.status());
   if (request->level() < kMinLevel || request->level() > kMaxLevel) {
     return Invalid(
         absl::StrCat("level: ", request->level(), " is outside ", kMinLevel, "..", kMaxLevel));
@@ -78,7 +78,7 @@ grpc::Status BotService::ChooseMove(grpc::ServerContext* context,
   if (request->budget_ms() < 0)
     return Invalid(absl::StrCat("budget_ms: ", request->budget_ms(), " is negative"));
   if (request->state().empty()) return Invalid("state: empty");
-  auto g = games::Decode(request->state(), kind);
+  auto g = games::Decode(request->state(), *kind);
   if (!g.ok()) return FromAbsl(g.status(), "state");
   if ((*g)->result().over) {
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "the game is over");
@@ -107,8 +107,8 @@ grpc::Status BotService::ChooseMove(grpc::ServerContext* context,
   if (!choice.ok()) return FromAbsl(choice.status(), "state");
 
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  think_[int(kind)]->Observe(secs);
-  if (secs * 1000 > budget) overruns_[int(kind)]->Increment();
+  think_[int(*kind)]->Observe(secs);
+  if (secs * 1000 > budget) overruns_[int(*kind)]->Increment();
 
   FillMove(choice->move, response->mutable_move());
   response->set_notation(choice->move.notation);
