@@ -4,6 +4,7 @@
 #include <chrono>
 #include <string>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "libs/bot/bot.h"
 #include "libs/bot/levels.h"
@@ -19,18 +20,17 @@ namespace {
 constexpr int kDeadlineMarginMs = 50;
 
 grpc::Status Invalid(const std::string& msg) {
-  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, msg);
+  return service::ToGrpc(absl::InvalidArgumentError(msg));
 }
 
-grpc::Status FromAbsl(const absl::Status& s, absl::string_view field) {
-  switch (s.code()) {
-    case absl::StatusCode::kInvalidArgument:
-      return Invalid(absl::StrCat(field, ": ", s.message()));
-    case absl::StatusCode::kFailedPrecondition:
-      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, std::string(s.message()));
-    default:
-      return service::ToGrpc(s);
-  }
+// A refusal from the registry or libs/bot, as the client gets it: its code and any reason
+// kept (service::ToGrpc); a malformed input's message names the field it came from.
+grpc::Status Refused(const absl::Status& s, absl::string_view field) {
+  if (s.code() != absl::StatusCode::kInvalidArgument) return service::ToGrpc(s);
+  absl::Status named(s.code(), absl::StrCat(field, ": ", s.message()));
+  s.ForEachPayload(
+      [&](absl::string_view url, const absl::Cord& payload) { named.SetPayload(url, payload); });
+  return service::ToGrpc(named);
 }
 
 void FillMove(const game::Move& m, tablero::v1::Move* out) {
@@ -79,9 +79,9 @@ grpc::Status BotService::ChooseMove(grpc::ServerContext* context,
     return Invalid(absl::StrCat("budget_ms: ", request->budget_ms(), " is negative"));
   if (request->state().empty()) return Invalid("state: empty");
   auto g = games::Decode(request->state(), *kind);
-  if (!g.ok()) return FromAbsl(g.status(), "state");
+  if (!g.ok()) return Refused(g.status(), "state");
   if ((*g)->result().over) {
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "the game is over");
+    return service::ToGrpc(absl::FailedPreconditionError("the game is over"));
   }
 
   int budget =
@@ -94,7 +94,7 @@ grpc::Status BotService::ChooseMove(grpc::ServerContext* context,
                           deadline - std::chrono::system_clock::now())
                           .count();
     if (left <= kDeadlineMarginMs) {
-      return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "no time left before the deadline");
+      return service::ToGrpc(absl::DeadlineExceededError("no time left before the deadline"));
     }
     budget = std::min<int64_t>(budget, left - kDeadlineMarginMs);
   }
@@ -104,7 +104,7 @@ grpc::Status BotService::ChooseMove(grpc::ServerContext* context,
   req.budget_ms = std::max(1, budget);
   req.seed = request->seed();
   auto choice = bot::ChooseMove(**g, req);
-  if (!choice.ok()) return FromAbsl(choice.status(), "state");
+  if (!choice.ok()) return Refused(choice.status(), "state");
 
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   think_[int(*kind)]->Observe(secs);
