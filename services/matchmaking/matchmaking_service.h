@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -226,17 +227,18 @@ class MatchmakingService final {
   std::unique_ptr<v1::Rating::Stub> rating_;
   std::atomic<int64_t> bot_failures_{0};
   std::mutex rng_mu_;
-  std::mt19937_64 rng_{std::random_device{}()};
+  std::mt19937_64 rng_ ABSL_GUARDED_BY(rng_mu_){std::random_device{}()};
 
   std::mutex auth_mu_;
-  absl::flat_hash_map<std::string, Caller> auth_cache_;  // token hash -> player
+  // token hash -> player
+  absl::flat_hash_map<std::string, Caller> auth_cache_ ABSL_GUARDED_BY(auth_mu_);
 
   service::WindowCounter code_failures_;  // by GuessKeys
   service::WindowCounter guests_;         // CreateGuest calls by client address
 
   std::mutex cpu_mu_;
   std::condition_variable cpu_cv_;
-  int cpu_wakeups_ = 0;
+  int cpu_wakeups_ ABSL_GUARDED_BY(cpu_mu_) = 0;
 
   std::atomic<bool> draining_{false};
   std::atomic<bool> stop_{false};
