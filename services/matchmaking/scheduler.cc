@@ -27,8 +27,8 @@ void MatchmakingService::Drain() {
                    WatchEnd::kShutdown);
   stop_ = true;
   {
-    std::lock_guard<std::mutex> lock(cpu_mu_);
-    cpu_cv_.notify_all();
+    absl::MutexLock lock(&cpu_mu_);
+    cpu_cv_.SignalAll();
   }
   for (std::thread& t : threads_) {
     if (t.joinable()) t.join();

@@ -27,9 +27,11 @@ bool WatchStream::AwaitDrained(int room, absl::Duration timeout) {
   std::optional<grpc::Status> finish;
   bool alive;
   {
-    std::unique_lock<std::mutex> lock(mu_);
-    drained_.wait_for(lock, absl::ToChronoMilliseconds(timeout),
-                      [&] { return ended_ || static_cast<int>(queue_.size()) <= room; });
+    absl::MutexLock lock(&mu_);
+    const absl::Time deadline = absl::Now() + timeout;
+    while (!ended_ && static_cast<int>(queue_.size()) > room &&
+           !drained_.WaitWithDeadline(&mu_, deadline)) {
+    }
     if (!ended_ && static_cast<int>(queue_.size()) > room) {
       EndLocked(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                              "the backlog was read too slowly: call Watch again with after_seq "
@@ -48,7 +50,7 @@ bool WatchStream::Take(absl::Span<const EventPtr> events, bool limited) {
   std::optional<grpc::Status> finish;
   bool keep = true;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (ended_) return false;
     for (const EventPtr& e : events) {
       if (e->seq() <= queued_seq_) continue;  // had it already
@@ -85,7 +87,7 @@ bool WatchStream::Take(absl::Span<const EventPtr> events, bool limited) {
 void WatchStream::RoomClosed() {
   std::optional<grpc::Status> finish;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (ended_) return;
     room_closed_ = true;
     if (!writing_ && queue_.empty()) EndLocked(grpc::Status::OK, WatchEnd::kRoomClosed, &finish);
@@ -94,7 +96,7 @@ void WatchStream::RoomClosed() {
 }
 
 void WatchStream::Heartbeat(absl::Time now, absl::Duration every, const EventPtr& hb) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (ended_ || !opened_ || writing_ || !queue_.empty() || now - last_write_ < every) return;
   queue_.push_back(hb);
   WriteFront();
@@ -103,21 +105,21 @@ void WatchStream::Heartbeat(absl::Time now, absl::Duration every, const EventPtr
 void WatchStream::End(const grpc::Status& status, WatchEnd reason) {
   std::optional<grpc::Status> finish;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     EndLocked(status, reason, &finish);
   }
   if (finish) Finish(*finish);
 }
 
 bool WatchStream::ended() {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return ended_;
 }
 
 void WatchStream::MarkOpened(std::function<void()> on_done) {
   std::function<void()> run;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     opened_ = true;
     if (done_) {
       run = std::move(on_done);
@@ -149,7 +151,7 @@ void WatchStream::EndLocked(const grpc::Status& status, WatchEnd reason,
   } else {
     queue_.clear();
   }
-  drained_.notify_all();
+  drained_.SignalAll();
   metrics_->watch_ended[static_cast<int>(reason)]->Increment();
   *finish = status;
 }
@@ -157,12 +159,12 @@ void WatchStream::EndLocked(const grpc::Status& status, WatchEnd reason,
 void WatchStream::OnWriteDone(bool ok) {
   std::optional<grpc::Status> finish;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     writing_ = false;
     if (!queue_.empty()) {
       if (queue_.front()->seq() > 0) written_seq_ = queue_.front()->seq();
       queue_.pop_front();
-      drained_.notify_all();
+      drained_.SignalAll();
     }
     if (ended_) return;
     if (!ok) {
@@ -184,7 +186,7 @@ void WatchStream::OnCancel() {
 void WatchStream::OnDone() {
   std::function<void()> run;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     done_ = true;
     queue_.clear();
     run = std::move(on_done_);

@@ -12,16 +12,15 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "services/matchmaking/feeds.h"
 #include "services/matchmaking/mm_metrics.h"
@@ -70,8 +69,8 @@ class WatchStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, pub
   const std::string room_;
   const int queue_limit_;
   Metrics* const metrics_;
-  std::mutex mu_;
-  std::condition_variable drained_;                  // the queue got shorter, or the stream ended
+  absl::Mutex mu_;
+  absl::CondVar drained_;                            // the queue got shorter, or the stream ended
   std::deque<EventPtr> queue_ ABSL_GUARDED_BY(mu_);  // the front is in flight while writing_
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   bool ended_ ABSL_GUARDED_BY(mu_) = false;
