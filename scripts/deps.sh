@@ -14,6 +14,7 @@ PACKAGES=(
   prometheus
   docker-compose python3-yaml
   tmux
+  clang  # lint.thread_safety: clang checks the lock annotations GCC ignores
 )
 # The web client (web/): Node.js and npm (18 or newer; Debian's packages unless a node and
 # npm are already on PATH) build it, Chromium runs its browser tests. TABLERO_DEPS_WEB=0

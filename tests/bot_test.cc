@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 
+#include "libs/game/codec.h"
 #include "libs/games/games.h"
 #include "tablero/v1/bot.grpc.pb.h"
 #include "tests/support/grpc_util.h"
@@ -136,6 +137,61 @@ TEST_F(BotTest, RefusesBadInputNamingTheField) {
     EXPECT_EQ(s.error_code(), c.code) << c.field << ": " << s.error_message();
     EXPECT_NE(s.error_message().find(c.field), std::string::npos) << s.error_message();
   }
+}
+
+// Bad input gets its precise code through the one absl -> gRPC conversion (never INTERNAL),
+// with a message naming the field and nothing of the server's insides; a server-side
+// failure's own message stays in the bot's log.
+TEST_F(BotTest, BadInputGetsItsOwnCodeAndNoInternals) {
+  const std::string chess = State(game::Kind::kChess);
+  std::string crc = chess;
+  crc.back() ^= 0x01;
+  const std::pair<std::string, std::string> malformed[] = {
+      {"truncated", chess.substr(0, 5)},
+      {"bad magic", std::string(chess.size(), 'x')},
+      {"corrupted", crc},
+      {"unknown kind in the envelope", game::WrapState(static_cast<game::Kind>(9), 1, "xx")},
+      {"payload no engine reads", game::WrapState(game::Kind::kChess, 1, "not a position")},
+      {"a checkers state sent as chess", State(game::Kind::kCheckers)},
+  };
+  const std::string port = addr_.substr(addr_.rfind(':') + 1);
+  auto clean = [&](const grpc::Status& s) {
+    for (const char* inside : {"127.0.0.1", ".cc", "absl", "std::", "0x", "INTERNAL"}) {
+      EXPECT_EQ(s.error_message().find(inside), std::string::npos) << s.error_message();
+    }
+    // (A request id is hex: it may hold the port's digits by chance.)
+    if (s.error_message().find("request id") == std::string::npos) {
+      EXPECT_EQ(s.error_message().find(port), std::string::npos) << s.error_message();
+    }
+  };
+  for (const auto& [what, state] : malformed) {
+    ChooseMoveResponse resp;
+    grpc::Status s = Call(Req(tablero::v1::GAME_KIND_CHESS, state, 5, 100), &resp);
+    EXPECT_EQ(s.error_code(), grpc::INVALID_ARGUMENT) << what << ": " << s.error_message();
+    EXPECT_EQ(s.error_message().rfind("state: ", 0), 0u) << what << ": " << s.error_message();
+    EXPECT_EQ(s.error_message().find("request id"), std::string::npos) << s.error_message();
+    EXPECT_TRUE(s.error_details().empty()) << what;
+    clean(s);
+  }
+  ChooseMoveResponse resp;
+  grpc::Status kind = Call(Req(tablero::v1::GameKind(9), chess, 5, 100), &resp);
+  EXPECT_EQ(kind.error_code(), grpc::INVALID_ARGUMENT);
+  EXPECT_EQ(kind.error_message(),
+            "kind: unknown value 9 (use GAME_KIND_CHESS, GAME_KIND_SHOGI4 or GAME_KIND_CHECKERS)");
+  // The bot's own DEADLINE_EXCEEDED (a call with less than its 50 ms margin left) is a
+  // server error: the client sees the public message with the request id, not "no time
+  // left before the deadline". (The client's own timer may fire first: then gRPC's text.)
+  int answered = 0;
+  for (int i = 0; i < 20 && answered < 3; ++i) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(40));
+    grpc::Status s = stub_->ChooseMove(&ctx, Req(tablero::v1::GAME_KIND_CHESS, chess, 5, 0), &resp);
+    EXPECT_EQ(s.error_code(), grpc::DEADLINE_EXCEEDED) << s.error_message();
+    EXPECT_EQ(s.error_message().find("no time left"), std::string::npos) << s.error_message();
+    clean(s);
+    if (s.error_message().find("(request id ") != std::string::npos) ++answered;
+  }
+  EXPECT_GE(answered, 1) << "the bot never answered before the client's own deadline";
 }
 
 TEST_F(BotTest, SameSeedSameMove) {

@@ -23,6 +23,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
+#include "libs/games/kinds.h"
 #include "services/rules/rules_service.h"
 
 ABSL_FLAG(std::string, kinds, "chess,shogi4,checkers", "game kinds, each replayed alone");
@@ -138,11 +139,13 @@ int main(int argc, char** argv) {
   std::mt19937 rng(absl::GetFlag(FLAGS_seed));
   const int reps = absl::GetFlag(FLAGS_reps);
   for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_kinds), ',')) {
-    const v1::GameKind kind = name == "chess"    ? v1::GAME_KIND_CHESS
-                              : name == "shogi4" ? v1::GAME_KIND_SHOGI4
-                                                 : v1::GAME_KIND_CHECKERS;
+    const auto kind = tablero::games::ProtoKindNamed(name);
+    if (!kind) {
+      std::fprintf(stderr, "rules_apply_bench: unknown kind \"%s\"\n", std::string(name).c_str());
+      return 2;
+    }
     std::vector<std::string> reqs;
-    if (!Record(svc, kind, rng, &reqs) || reqs.empty()) {
+    if (!Record(svc, *kind, rng, &reqs) || reqs.empty()) {
       std::fprintf(stderr, "rules_apply_bench: recording %s failed\n", std::string(name).c_str());
       return 1;
     }

@@ -34,6 +34,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "benchmarks/rules/traffic_file.h"
+#include "libs/games/kinds.h"
 #include "services/rules/rules_service.h"
 #include "tablero/v1/rules.grpc.pb.h"
 
@@ -421,19 +422,13 @@ int main(int argc, char** argv) {
   }
   for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_kinds), ',')) {
     if (!load_path.empty()) break;
-    v1::GameKind kind;
-    if (name == "chess") {
-      kind = v1::GAME_KIND_CHESS;
-    } else if (name == "shogi4") {
-      kind = v1::GAME_KIND_SHOGI4;
-    } else if (name == "checkers") {
-      kind = v1::GAME_KIND_CHECKERS;
-    } else {
+    const auto kind = tablero::games::ProtoKindNamed(name);
+    if (!kind) {
       std::fprintf(stderr, "rules_load: unknown kind \"%s\"\n", std::string(name).c_str());
       return 2;
     }
     Traffic t{std::string(name), {}, {}, {}};
-    if (!Record(record_stub.get(), kind, absl::GetFlag(FLAGS_games), absl::GetFlag(FLAGS_max_plies),
+    if (!Record(record_stub.get(), *kind, absl::GetFlag(FLAGS_games), absl::GetFlag(FLAGS_max_plies),
                 &rng, &t.reqs, &t.answers)) {
       return 1;
     }

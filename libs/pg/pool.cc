@@ -1,5 +1,7 @@
 #include "libs/pg/pool.h"
 
+#include <chrono>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 
@@ -48,53 +50,55 @@ Conn::~Conn() {
 }
 
 Pool::Stats Pool::stats() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return Stats{size_, open_, lent_, waits_, wait_seconds_, timeouts_};
 }
 
 void Pool::Return(std::unique_ptr<pqxx::connection> c) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   --lent_;
   if (c != nullptr && c->is_open()) {
     idle_.push_back(std::move(c));
   } else {
     --open_;  // broken: forget it, a new one is opened on demand
   }
-  cv_.notify_one();
+  cv_.Signal();
 }
 
 absl::StatusOr<Conn> Pool::Acquire(absl::Duration wait) {
-  std::unique_lock<std::mutex> lock(mu_);
-  const auto start = std::chrono::steady_clock::now();
-  const auto deadline = start + absl::ToChronoMilliseconds(wait);
-  if (idle_.empty() && open_ >= size_) {
-    ++waits_;
-    while (idle_.empty() && open_ >= size_) {
-      if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && idle_.empty() &&
-          open_ >= size_) {
-        ++timeouts_;
-        wait_seconds_ +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return absl::DeadlineExceededError("database pool: no free connection in time");
+  {
+    absl::MutexLock lock(&mu_);
+    const auto start = std::chrono::steady_clock::now();
+    const auto deadline = start + absl::ToChronoMilliseconds(wait);
+    if (idle_.empty() && open_ >= size_) {
+      ++waits_;
+      while (idle_.empty() && open_ >= size_) {
+        const bool timed_out = cv_.WaitWithTimeout(
+            &mu_, absl::FromChrono(deadline - std::chrono::steady_clock::now()));
+        if (timed_out && idle_.empty() && open_ >= size_) {
+          ++timeouts_;
+          wait_seconds_ +=
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          return absl::DeadlineExceededError("database pool: no free connection in time");
+        }
       }
+      wait_seconds_ +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
-    wait_seconds_ +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ++lent_;
+    if (!idle_.empty()) {
+      std::unique_ptr<pqxx::connection> c = std::move(idle_.back());
+      idle_.pop_back();
+      return Conn(this, std::move(c));
+    }
+    ++open_;
   }
-  ++lent_;
-  if (!idle_.empty()) {
-    std::unique_ptr<pqxx::connection> c = std::move(idle_.back());
-    idle_.pop_back();
-    return Conn(this, std::move(c));
-  }
-  ++open_;
-  lock.unlock();
   auto c = Connect(url_);
   if (!c.ok()) {
-    lock.lock();
+    absl::MutexLock lock(&mu_);
     --open_;
     --lent_;
-    cv_.notify_one();
+    cv_.Signal();
     return c.status();
   }
   return Conn(this, std::move(*c));

@@ -4,10 +4,8 @@
 #ifndef TABLERO_LIBS_PG_POOL_H_
 #define TABLERO_LIBS_PG_POOL_H_
 
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <pqxx/pqxx>
 #include <string>
 #include <vector>
@@ -15,6 +13,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 
 namespace tablero::pg {
@@ -89,8 +88,8 @@ class Pool {
 
   std::string url_;
   int size_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
+  mutable absl::Mutex mu_;
+  absl::CondVar cv_;  // a connection came back, or a slot to open one freed
   std::vector<std::unique_ptr<pqxx::connection>> idle_ ABSL_GUARDED_BY(mu_);
   int open_ ABSL_GUARDED_BY(mu_) = 0;  // connections created and not destroyed (idle + lent)
   int lent_ ABSL_GUARDED_BY(mu_) = 0;

@@ -2,9 +2,11 @@
 
 #include <atomic>
 #include <cstdio>
-#include <mutex>
 
+#include "absl/base/const_init.h"
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 
@@ -12,8 +14,8 @@ namespace tablero::service {
 namespace {
 
 std::atomic<int> g_level{static_cast<int>(Level::kInfo)};
-std::mutex g_mu;
-std::string g_service = "tablero";
+ABSL_CONST_INIT absl::Mutex g_mu(absl::kConstInit);
+std::string g_service ABSL_GUARDED_BY(g_mu) = "tablero";
 
 // Quotes a value when logfmt needs it (spaces, quotes, '=' or empty).
 std::string Quote(absl::string_view v) {
@@ -50,7 +52,7 @@ const char* LevelName(Level l) {
 }  // namespace
 
 void SetLogService(absl::string_view name) {
-  std::lock_guard<std::mutex> lock(g_mu);
+  absl::MutexLock lock(&g_mu);
   g_service = std::string(name);
 }
 
@@ -71,7 +73,7 @@ void Log(Level level, absl::string_view msg, std::initializer_list<Field> fields
   std::string line = absl::StrCat(
       "ts=", absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(), absl::UTCTimeZone()),
       " level=", LevelName(level));
-  std::lock_guard<std::mutex> lock(g_mu);
+  absl::MutexLock lock(&g_mu);
   absl::StrAppend(&line, " svc=", g_service, " msg=", Quote(msg));
   for (const Field& f : fields) absl::StrAppend(&line, " ", f.first, "=", Quote(f.second));
   line.push_back('\n');

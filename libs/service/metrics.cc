@@ -31,7 +31,7 @@ RpcMetrics::RpcMetrics(prometheus::Registry& registry)
                    .Register(registry)) {}
 
 RpcMetrics::PerMethod& RpcMetrics::Get(const std::string& full_method) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto& slot = methods_[full_method];
   if (!slot) {
     slot = std::make_unique<PerMethod>();
@@ -54,7 +54,7 @@ void RpcMetrics::Handled(const std::string& full_method, grpc::StatusCode code, 
   pm.latency->Observe(seconds);
   prometheus::Counter* c;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto& slot = pm.handled[static_cast<int>(code)];
     if (slot == nullptr) {
       slot = &handled_.Add({{"grpc_service", pm.service},

@@ -13,10 +13,11 @@
 #include <prometheus/registry.h>
 
 #include <memory>
-#include <mutex>
 #include <string>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
 
 namespace tablero::service {
 
@@ -34,15 +35,17 @@ class RpcMetrics {
     prometheus::Counter* started;
     prometheus::Histogram* latency;
     std::string service, method;
-    absl::flat_hash_map<int, prometheus::Counter*> handled;  // by status code
+    // By status code; guarded by RpcMetrics::mu_ (the other fields are set once, under it,
+    // before the entry is handed out).
+    absl::flat_hash_map<int, prometheus::Counter*> handled;
   };
   PerMethod& Get(const std::string& full_method);
 
   prometheus::Family<prometheus::Counter>& started_;
   prometheus::Family<prometheus::Counter>& handled_;
   prometheus::Family<prometheus::Histogram>& latency_;
-  std::mutex mu_;
-  absl::flat_hash_map<std::string, std::unique_ptr<PerMethod>> methods_;
+  absl::Mutex mu_;
+  absl::flat_hash_map<std::string, std::unique_ptr<PerMethod>> methods_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace tablero::service

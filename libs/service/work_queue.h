@@ -5,15 +5,14 @@
 #ifndef TABLERO_LIBS_SERVICE_WORK_QUEUE_H_
 #define TABLERO_LIBS_SERVICE_WORK_QUEUE_H_
 
-#include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 
 namespace tablero::service {
 
@@ -31,8 +30,8 @@ class WorkQueue {
 
  private:
   void Loop();
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
+  mutable absl::Mutex mu_;
+  absl::CondVar cv_;  // queue_ got work, or stop_ was set
   std::deque<std::function<void()>> queue_ ABSL_GUARDED_BY(mu_);
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   std::vector<std::thread> threads_;

@@ -4,10 +4,12 @@
 #include <chrono>
 #include <string>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "libs/bot/bot.h"
 #include "libs/bot/levels.h"
 #include "libs/games/games.h"
+#include "libs/games/kinds.h"
 #include "libs/service/status.h"
 
 namespace tablero::bot {
@@ -18,18 +20,17 @@ namespace {
 constexpr int kDeadlineMarginMs = 50;
 
 grpc::Status Invalid(const std::string& msg) {
-  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, msg);
+  return service::ToGrpc(absl::InvalidArgumentError(msg));
 }
 
-grpc::Status FromAbsl(const absl::Status& s, absl::string_view field) {
-  switch (s.code()) {
-    case absl::StatusCode::kInvalidArgument:
-      return Invalid(absl::StrCat(field, ": ", s.message()));
-    case absl::StatusCode::kFailedPrecondition:
-      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, std::string(s.message()));
-    default:
-      return service::ToGrpc(s);
-  }
+// A refusal from the registry or libs/bot, as the client gets it: its code and any reason
+// kept (service::ToGrpc); a malformed input's message names the field it came from.
+grpc::Status Refused(const absl::Status& s, absl::string_view field) {
+  if (s.code() != absl::StatusCode::kInvalidArgument) return service::ToGrpc(s);
+  absl::Status named(s.code(), absl::StrCat(field, ": ", s.message()));
+  s.ForEachPayload(
+      [&](absl::string_view url, const absl::Cord& payload) { named.SetPayload(url, payload); });
+  return service::ToGrpc(named);
 }
 
 void FillMove(const game::Move& m, tablero::v1::Move* out) {
@@ -43,6 +44,8 @@ void FillMove(const game::Move& m, tablero::v1::Move* out) {
 
 }  // namespace
 
+static_assert(games::kKindSlots <= 4, "BotService's per-kind arrays need a slot per GameKind");
+
 BotService::BotService(prometheus::Registry& registry, int max_budget_ms)
     : max_budget_ms_(std::max(1, max_budget_ms)) {
   auto& think = prometheus::BuildHistogram()
@@ -55,10 +58,10 @@ BotService::BotService(prometheus::Registry& registry, int max_budget_ms)
                        .Register(registry);
   const prometheus::Histogram::BucketBoundaries buckets = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
                                                            0.5,   1,    2.5,   5,    10,  30};
-  for (game::Kind k : {game::Kind::kChess, game::Kind::kShogi4, game::Kind::kCheckers}) {
-    const std::string name(game::KindName(k));
-    think_[int(k)] = &think.Add({{"kind", name}}, buckets);
-    overruns_[int(k)] = &overruns.Add({{"kind", name}});
+  for (const games::KindRow& row : games::kKinds) {
+    const std::string name(games::KindName(row.proto));
+    think_[int(row.engine)] = &think.Add({{"kind", name}}, buckets);
+    overruns_[int(row.engine)] = &overruns.Add({{"kind", name}});
   }
 }
 
@@ -66,11 +69,8 @@ grpc::Status BotService::ChooseMove(grpc::ServerContext* context,
                                     const tablero::v1::ChooseMoveRequest* request,
                                     tablero::v1::ChooseMoveResponse* response) {
   const auto t0 = std::chrono::steady_clock::now();
-  const int kind_number = int(request->kind());
-  if (kind_number < int(game::Kind::kChess) || kind_number > int(game::Kind::kCheckers))
-    return Invalid(
-        absl::StrCat("kind: ", kind_number, " is not a game (chess 1, shogi4 2, checkers 3)"));
-  const auto kind = game::Kind(kind_number);
+  const auto kind = games::KindFromProto(request->kind());
+  if (!kind.ok()) return service::ToGrpc(kind.status());
   if (request->level() < kMinLevel || request->level() > kMaxLevel) {
     return Invalid(
         absl::StrCat("level: ", request->level(), " is outside ", kMinLevel, "..", kMaxLevel));
@@ -78,10 +78,10 @@ grpc::Status BotService::ChooseMove(grpc::ServerContext* context,
   if (request->budget_ms() < 0)
     return Invalid(absl::StrCat("budget_ms: ", request->budget_ms(), " is negative"));
   if (request->state().empty()) return Invalid("state: empty");
-  auto g = games::Decode(request->state(), kind);
-  if (!g.ok()) return FromAbsl(g.status(), "state");
+  auto g = games::Decode(request->state(), *kind);
+  if (!g.ok()) return Refused(g.status(), "state");
   if ((*g)->result().over) {
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "the game is over");
+    return service::ToGrpc(absl::FailedPreconditionError("the game is over"));
   }
 
   int budget =
@@ -94,7 +94,7 @@ grpc::Status BotService::ChooseMove(grpc::ServerContext* context,
                           deadline - std::chrono::system_clock::now())
                           .count();
     if (left <= kDeadlineMarginMs) {
-      return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "no time left before the deadline");
+      return service::ToGrpc(absl::DeadlineExceededError("no time left before the deadline"));
     }
     budget = std::min<int64_t>(budget, left - kDeadlineMarginMs);
   }
@@ -104,11 +104,11 @@ grpc::Status BotService::ChooseMove(grpc::ServerContext* context,
   req.budget_ms = std::max(1, budget);
   req.seed = request->seed();
   auto choice = bot::ChooseMove(**g, req);
-  if (!choice.ok()) return FromAbsl(choice.status(), "state");
+  if (!choice.ok()) return Refused(choice.status(), "state");
 
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  think_[int(kind)]->Observe(secs);
-  if (secs * 1000 > budget) overruns_[int(kind)]->Increment();
+  think_[int(*kind)]->Observe(secs);
+  if (secs * 1000 > budget) overruns_[int(*kind)]->Increment();
 
   FillMove(choice->move, response->mutable_move());
   response->set_notation(choice->move.notation);

@@ -159,7 +159,7 @@ absl::StatusOr<v1::Move> MatchmakingService::BotMove(const GameRow& g) {
   auto legal = RulesLegal(g, "");
   if (!legal.ok()) return legal.status();
   if (legal->moves_size() == 0) return absl::FailedPreconditionError("no legal move");
-  std::lock_guard<std::mutex> lock(rng_mu_);
+  absl::MutexLock lock(&rng_mu_);
   return legal->moves(static_cast<int>(rng_() % legal->moves_size()));
 }
 

@@ -57,10 +57,10 @@ void Connections::Start() {
 
 void Connections::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     stop_ = true;
   }
-  cv_.notify_all();
+  cv_.SignalAll();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -70,7 +70,7 @@ std::string Connections::RowId(const std::string& replica, const std::string& ro
 }
 
 size_t Connections::pairs() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return entries_.size();
 }
 
@@ -78,30 +78,31 @@ void Connections::Enqueue(const Key& key, Entry* e) {
   if (e->queued) return;
   e->queued = true;
   dirty_.push_back(key);
-  cv_.notify_one();
+  cv_.Signal();
 }
 
 void Connections::Acquire(const std::string& room, const std::string& player, Done done) {
-  std::unique_lock<std::mutex> lock(mu_);
-  if (stop_) {
-    lock.unlock();
-    done(absl::UnavailableError("server shutting down: reconnect"));
-    return;
+  absl::Status now;  // answered at once (outside the lock), or queued for the writer
+  {
+    absl::MutexLock lock(&mu_);
+    if (stop_) {
+      now = absl::UnavailableError("server shutting down: reconnect");
+    } else {
+      Key key(room, player);
+      Entry& e = entries_[key];
+      ++e.streams;
+      if (!e.written || e.queued) {
+        e.waiters.push_back(std::move(done));
+        Enqueue(key, &e);
+        return;
+      }
+    }
   }
-  Key key(room, player);
-  Entry& e = entries_[key];
-  ++e.streams;
-  if (e.written && !e.queued) {
-    lock.unlock();
-    done(absl::OkStatus());
-    return;
-  }
-  e.waiters.push_back(std::move(done));
-  Enqueue(key, &e);
+  done(now);
 }
 
 void Connections::Release(const std::string& room, const std::string& player) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   Key key(room, player);
   auto it = entries_.find(key);
   if (it == entries_.end()) return;
@@ -236,31 +237,31 @@ void Connections::Settle(std::vector<Op>* ops, const absl::Status& batch,
 }
 
 void Connections::Run() {
-  std::unique_lock<std::mutex> lock(mu_);
+  // The lock is held except around the callbacks and the batch's transaction.
+  mu_.Lock();
   while (true) {
-    cv_.wait(lock,
-             [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stop_ || !dirty_.empty(); });
+    while (!stop_ && dirty_.empty()) cv_.Wait(&mu_);
     if (dirty_.empty()) break;  // stopping, nothing left to write
     std::vector<std::pair<Done, absl::Status>> complete;
     std::vector<Op> ops = TakeBatch(&complete);
-    lock.unlock();
+    mu_.Unlock();
     for (auto& [done, s] : complete) done(s);
     complete.clear();
     const absl::Status batch = ops.empty() ? absl::OkStatus() : Write(&ops);
-    lock.lock();
+    mu_.Lock();
     Settle(&ops, batch, &complete);
-    lock.unlock();
+    mu_.Unlock();
     for (auto& [done, s] : complete) done(s);
-    lock.lock();
+    mu_.Lock();
     if (!batch.ok()) {
       service::LogWarn(
           "presence rows not written; retrying",
           {{"error", std::string(batch.message())}, {"pairs", absl::StrCat(ops.size())}});
       // A stopping replica leaves its rows to expire; otherwise wait a little and retry.
-      if (stop_ || cv_.wait_for(lock, std::chrono::seconds(1),
-                                [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stop_; })) {
-        break;
+      const absl::Time deadline = absl::Now() + absl::Seconds(1);
+      while (!stop_ && !cv_.WaitWithDeadline(&mu_, deadline)) {
       }
+      if (stop_) break;
     }
   }
   // Opens still waiting are refused: the replica is going away.
@@ -269,7 +270,7 @@ void Connections::Run() {
     for (Done& d : e.waiters) left.push_back(std::move(d));
     e.waiters.clear();
   }
-  lock.unlock();
+  mu_.Unlock();
   for (Done& d : left) d(absl::UnavailableError("server shutting down: reconnect"));
 }
 

@@ -15,10 +15,8 @@
 #ifndef TABLERO_SERVICES_MATCHMAKING_CONNECTIONS_H_
 #define TABLERO_SERVICES_MATCHMAKING_CONNECTIONS_H_
 
-#include <condition_variable>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <pqxx/pqxx>
 #include <string>
 #include <thread>
@@ -28,6 +26,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
 
 namespace tablero::matchmaking {
 
@@ -90,8 +89,8 @@ class Connections {
   const int lease_seconds_;
   const TxFn tx_;
   const size_t max_batch_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
+  mutable absl::Mutex mu_;
+  absl::CondVar cv_;
   absl::flat_hash_map<Key, Entry> entries_ ABSL_GUARDED_BY(mu_);
   std::deque<Key> dirty_ ABSL_GUARDED_BY(mu_);
   bool stop_ ABSL_GUARDED_BY(mu_) = false;

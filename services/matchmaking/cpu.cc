@@ -27,7 +27,11 @@ void MatchmakingService::TakeoverSweep() {
     return absl::OkStatus();
   });
   if (!s.ok()) return;
-  for (const auto& [game_id, seat] : due) {
+  for (const auto& due_seat : due) {
+    // (Named, not a structured binding: the lambda below captures them, which
+    // clang 14, the thread-safety check's compiler, does not allow for bindings.)
+    const std::string& game_id = due_seat.first;
+    const int seat = due_seat.second;
     bool took = false;
     (void)Tx([&](pqxx::work& w) -> absl::Status {
       took = false;
@@ -123,9 +127,10 @@ bool MatchmakingService::PlayOneCpuMove() {
 void MatchmakingService::CpuLoop() {
   while (!stop_) {
     if (PlayOneCpuMove()) continue;
-    std::unique_lock<std::mutex> lock(cpu_mu_);
-    cpu_cv_.wait_for(lock, absl::ToChronoMilliseconds(config_.tick),
-                     [&] { return cpu_wakeups_ > 0 || stop_; });
+    absl::MutexLock lock(&cpu_mu_);
+    const absl::Time deadline = absl::Now() + config_.tick;
+    while (cpu_wakeups_ <= 0 && !stop_ && !cpu_cv_.WaitWithDeadline(&cpu_mu_, deadline)) {
+    }
     if (cpu_wakeups_ > 0) --cpu_wakeups_;
   }
 }
@@ -135,10 +140,10 @@ void MatchmakingService::WakeCpu(const v1::Game& game) {
   const v1::Seat& s = game.seats(game.to_move());
   if (!s.is_cpu() && !s.controlled_by_cpu_now()) return;
   {
-    std::lock_guard<std::mutex> lock(cpu_mu_);
+    absl::MutexLock lock(&cpu_mu_);
     cpu_wakeups_ = std::min(cpu_wakeups_ + 1, config_.cpu_workers);
   }
-  cpu_cv_.notify_one();
+  cpu_cv_.Signal();
 }
 
 }  // namespace tablero::matchmaking

@@ -23,7 +23,7 @@ std::shared_ptr<const WireEvent> WireEvent::FromMessage(const v1::RoomEvent& e) 
 }
 
 struct Feeds::Feed {
-  std::mutex mu;
+  absl::Mutex mu;
   // The last seq delivered to the live subscribers; -1 until the first one joins.
   int64_t head ABSL_GUARDED_BY(mu) = -1;
   std::deque<EventPtr> recent ABSL_GUARDED_BY(mu);  // the last events, up to head
@@ -45,7 +45,7 @@ Feeds::Feeds(pg::Pool* pool, FeedOptions options, Metrics* metrics)
 Feeds::~Feeds() = default;
 
 size_t Feeds::rooms() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return feeds_.size();
 }
 
@@ -77,7 +77,7 @@ absl::Status Feeds::Join(const std::string& room, const std::shared_ptr<Subscrib
   std::shared_ptr<Feed> f;
   {
     // The feed exists from here on, so wake-ups for the room are not dropped meanwhile.
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     std::shared_ptr<Feed>& slot = feeds_[room];
     if (slot == nullptr) {
       slot = std::make_shared<Feed>();
@@ -89,7 +89,7 @@ absl::Status Feeds::Join(const std::string& room, const std::shared_ptr<Subscrib
   bool started = false;  // this stream set the feed's head: the feed reads once now
   auto done = [&](absl::Status s) {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       --f->joining;
       DropIfUnused(room, f);
     }
@@ -127,7 +127,7 @@ absl::Status Feeds::Join(const std::string& room, const std::shared_ptr<Subscrib
 
 bool Feeds::TryJoinLive(const std::shared_ptr<Feed>& f, const std::shared_ptr<Subscriber>& sub,
                         int64_t* last, bool* started) {
-  std::lock_guard<std::mutex> lock(f->mu);
+  absl::MutexLock lock(&f->mu);
   if (f->head < 0) {
     f->head = *last;
     *started = true;
@@ -148,12 +148,12 @@ bool Feeds::TryJoinLive(const std::shared_ptr<Feed>& f, const std::shared_ptr<Su
 }
 
 void Feeds::Leave(const std::string& room, const Subscriber* sub) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = feeds_.find(room);
   if (it == feeds_.end()) return;
   std::shared_ptr<Feed> f = it->second;
   {
-    std::lock_guard<std::mutex> l2(f->mu);
+    absl::MutexLock l2(&f->mu);
     auto& live = f->live;
     for (size_t i = 0; i < live.size(); ++i) {
       if (live[i].get() == sub) {
@@ -169,7 +169,7 @@ void Feeds::Leave(const std::string& room, const Subscriber* sub) {
 void Feeds::DropIfUnused(const std::string& room, const std::shared_ptr<Feed>& f) {
   if (f->joining > 0) return;
   {
-    std::lock_guard<std::mutex> lock(f->mu);
+    absl::MutexLock lock(&f->mu);
     if (!f->live.empty()) return;
   }
   auto it = feeds_.find(room);
@@ -180,13 +180,13 @@ void Feeds::DropIfUnused(const std::string& room, const std::shared_ptr<Feed>& f
 void Feeds::OnRoom(const std::string& room) {
   std::shared_ptr<Feed> f;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = feeds_.find(room);
     if (it == feeds_.end()) return;  // nobody here watches the room
     f = it->second;
   }
   {
-    std::lock_guard<std::mutex> lock(f->mu);
+    absl::MutexLock lock(&f->mu);
     if (f->fetching) {
       f->dirty = true;  // the read under way reads once more
       return;
@@ -200,7 +200,7 @@ void Feeds::Fetch(const std::string& room, const std::shared_ptr<Feed>& f) {
   while (true) {
     int64_t head;
     {
-      std::lock_guard<std::mutex> lock(f->mu);
+      absl::MutexLock lock(&f->mu);
       f->dirty = false;
       head = f->head;
       if (head < 0 || f->closed || f->live.empty()) {  // nobody to write to (yet)
@@ -210,7 +210,7 @@ void Feeds::Fetch(const std::string& room, const std::shared_ptr<Feed>& f) {
     }
     Page p;
     absl::Status s = Read(room, head, &p);
-    std::lock_guard<std::mutex> lock(f->mu);
+    absl::MutexLock lock(&f->mu);
     if (!s.ok()) {
       // The next wake-up, the listener's resync or the safety sweep reads it again.
       service::Log(service::Level::kDebug, "room feed read failed",
@@ -254,13 +254,13 @@ void Feeds::Fetch(const std::string& room, const std::shared_ptr<Feed>& f) {
 
 void Feeds::OnResync() {
   {
-    std::lock_guard<std::mutex> lock(resync_mu_);
+    absl::MutexLock lock(&resync_mu_);
     if (resync_queued_) return;
     resync_queued_ = true;
   }
   readers_.Post([this] {
     {
-      std::lock_guard<std::mutex> lock(resync_mu_);
+      absl::MutexLock lock(&resync_mu_);
       resync_queued_ = false;
     }
     absl::Status s = CatchUp();
@@ -275,9 +275,9 @@ absl::Status Feeds::CatchUp() {
   std::vector<std::string> ids;
   absl::flat_hash_map<std::string, int64_t> heads;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     for (const auto& [room, f] : feeds_) {
-      std::lock_guard<std::mutex> l2(f->mu);
+      absl::MutexLock l2(&f->mu);
       if (f->head < 0) continue;  // joining: its stream reads for itself
       ids.push_back(room);
       heads[room] = f->head;

@@ -21,13 +21,13 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "libs/pg/pool.h"
@@ -123,9 +123,9 @@ class Feeds : public Hub::Listener {
   pg::Pool* pool_;
   FeedOptions options_;
   Metrics* metrics_;
-  mutable std::mutex mu_;  // the map; taken before any feed's lock
+  mutable absl::Mutex mu_;  // the map; taken before any feed's lock
   absl::flat_hash_map<std::string, std::shared_ptr<Feed>> feeds_ ABSL_GUARDED_BY(mu_);
-  std::mutex resync_mu_;
+  absl::Mutex resync_mu_;
   bool resync_queued_ ABSL_GUARDED_BY(resync_mu_) = false;
   service::WorkQueue readers_;  // last member: its threads stop first
 };

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
+#include "libs/games/kinds.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/store.h"
@@ -39,7 +40,7 @@ grpc::Status MatchmakingService::ListPlayerGames(grpc::ServerContextBase* ctx,
   if (req->page_size() < 0) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "page_size: must be >= 0");
   }
-  if (req->kind() < 0 || req->kind() > v1::GAME_KIND_CHECKERS) {
+  if (req->kind() != v1::GAME_KIND_UNSPECIFIED && !games::ProtoKind(req->kind())) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "kind: unknown");
   }
   int size = req->page_size() == 0 ? 20 : std::min(req->page_size(), 100);

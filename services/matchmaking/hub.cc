@@ -31,8 +31,8 @@ void Hub::Start() {
 void Hub::Stop() {
   stop_ = true;
   {
-    std::lock_guard<std::mutex> lock(pub_mu_);
-    pub_cv_.notify_all();
+    absl::MutexLock lock(&pub_mu_);
+    pub_cv_.SignalAll();
   }
   if (thread_.joinable()) thread_.join();
   if (notifier_.joinable()) notifier_.join();
@@ -40,9 +40,9 @@ void Hub::Stop() {
 
 void Hub::Publish(const std::string& room) {
   listener_->OnRoom(room);
-  std::lock_guard<std::mutex> lock(pub_mu_);
+  absl::MutexLock lock(&pub_mu_);
   published_.insert(room);
-  pub_cv_.notify_one();
+  pub_cv_.Signal();
 }
 
 void Hub::OnNotify(const std::string& payload) {
@@ -61,9 +61,10 @@ void Hub::RunNotifier() {
   while (!stop_) {
     absl::flat_hash_set<std::string> batch;
     {
-      std::unique_lock<std::mutex> lock(pub_mu_);
-      pub_cv_.wait_for(lock, std::chrono::milliseconds(200),
-                       [this] { return stop_ || !published_.empty(); });
+      absl::MutexLock lock(&pub_mu_);
+      const absl::Time deadline = absl::Now() + absl::Milliseconds(200);
+      while (!stop_ && published_.empty() && !pub_cv_.WaitWithDeadline(&pub_mu_, deadline)) {
+      }
       batch.swap(published_);
     }
     if (batch.empty()) continue;

@@ -18,13 +18,12 @@
 #define TABLERO_SERVICES_MATCHMAKING_HUB_H_
 
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
 #include <string>
 #include <thread>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/synchronization/mutex.h"
 
 namespace tablero::matchmaking {
 
@@ -71,8 +70,8 @@ class Hub {
   std::atomic<int64_t> listens_{0};
   std::thread thread_, notifier_;
 
-  std::mutex pub_mu_;
-  std::condition_variable pub_cv_;
+  absl::Mutex pub_mu_;
+  absl::CondVar pub_cv_;
   absl::flat_hash_set<std::string> published_ ABSL_GUARDED_BY(pub_mu_);  // for the notifier
 };
 

@@ -7,18 +7,18 @@
 #define TABLERO_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "libs/pg/pool.h"
 #include "libs/service/rate_limit.h"
@@ -226,18 +226,19 @@ class MatchmakingService final {
   std::unique_ptr<v1::Bot::Stub> bot_;
   std::unique_ptr<v1::Rating::Stub> rating_;
   std::atomic<int64_t> bot_failures_{0};
-  std::mutex rng_mu_;
-  std::mt19937_64 rng_{std::random_device{}()};
+  absl::Mutex rng_mu_;
+  std::mt19937_64 rng_ ABSL_GUARDED_BY(rng_mu_){std::random_device{}()};
 
-  std::mutex auth_mu_;
-  absl::flat_hash_map<std::string, Caller> auth_cache_;  // token hash -> player
+  absl::Mutex auth_mu_;
+  // token hash -> player
+  absl::flat_hash_map<std::string, Caller> auth_cache_ ABSL_GUARDED_BY(auth_mu_);
 
   service::WindowCounter code_failures_;  // by GuessKeys
   service::WindowCounter guests_;         // CreateGuest calls by client address
 
-  std::mutex cpu_mu_;
-  std::condition_variable cpu_cv_;
-  int cpu_wakeups_ = 0;
+  absl::Mutex cpu_mu_;
+  absl::CondVar cpu_cv_;
+  int cpu_wakeups_ ABSL_GUARDED_BY(cpu_mu_) = 0;
 
   std::atomic<bool> draining_{false};
   std::atomic<bool> stop_{false};

@@ -1,6 +1,10 @@
 #include "services/matchmaking/mm_metrics.h"
 
+#include "libs/games/kinds.h"
+
 namespace tablero::matchmaking {
+
+static_assert(games::kKindSlots <= 4, "Metrics' per-kind arrays need a slot for each GameKind");
 
 Metrics::Metrics(prometheus::Registry& r) {
   auto& active = prometheus::BuildGauge()
@@ -21,13 +25,14 @@ Metrics::Metrics(prometheus::Registry& r) {
                       .Name("tablero_matchmaking_moves_total")
                       .Help("Moves committed by this replica, by kind")
                       .Register(r);
-  const char* kinds[] = {"", "chess", "shogi4", "checkers"};
-  for (int k = 1; k < 4; ++k) {
-    active_games[k] = &active.Add({{"kind", kinds[k]}});
-    moves[k] = &moves_f.Add({{"kind", kinds[k]}});
-    queue_tickets[k] = &tickets.Add({{"kind", kinds[k]}});
-    queue_wait[k] = &wait.Add({{"kind", kinds[k]}}, prometheus::Histogram::BucketBoundaries{
-                                                        1, 2.5, 5, 10, 20, 30, 60, 120, 300});
+  for (const games::KindRow& row : games::kKinds) {
+    const int k = row.proto;
+    const std::string kind(games::KindName(row.proto));
+    active_games[k] = &active.Add({{"kind", kind}});
+    moves[k] = &moves_f.Add({{"kind", kind}});
+    queue_tickets[k] = &tickets.Add({{"kind", kind}});
+    queue_wait[k] = &wait.Add({{"kind", kind}}, prometheus::Histogram::BucketBoundaries{
+                                                    1, 2.5, 5, 10, 20, 30, 60, 120, 300});
   }
   connected_players = &prometheus::BuildGauge()
                            .Name("tablero_matchmaking_connected_players")

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "libs/games/kinds.h"
 #include "libs/pg/prepared.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/seating.h"
@@ -66,7 +67,7 @@ absl::StatusOr<GameRow> ReadGame(pqxx::transaction_base& t, const std::string& i
   const pqxx::row& row = r[0];
   g.id = row[0].as<std::string>();
   g.room_id = row[1].as<std::string>();
-  g.kind = static_cast<v1::GameKind>(row[2].as<int>());
+  g.kind = games::ProtoKind(row[2].as<int>()).value_or(v1::GAME_KIND_UNSPECIFIED);
   g.state = FieldBytes(row[3]);
   g.ply = row[4].as<int>();
   g.to_move = row[5].as<int>();

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/games/games.h"
+#include "libs/games/kinds.h"
 #include "libs/service/request_id.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/request_ids.h"
@@ -35,7 +36,7 @@ void FillTicket(const pqxx::row& r, v1::Ticket* t) {
   // cancel_reason, us(created_at), waited seconds
   t->set_ticket_id(r[0].as<std::string>());
   t->set_player_id(r[1].as<std::string>());
-  t->set_kind(static_cast<v1::GameKind>(r[2].as<int>()));
+  t->set_kind(games::ProtoKind(r[2].as<int>()).value_or(v1::GAME_KIND_UNSPECIFIED));
   t->set_player_count(r[3].as<int>());
   *t->mutable_options() = Parse<v1::RoomSettings>(r[4]).options();
   double rating = r[5].as<double>();
@@ -89,7 +90,7 @@ grpc::Status MatchmakingService::JoinQueue(grpc::ServerContextBase* ctx,
         absl::StrCat("player_count: must be ", range->min, "..", range->max)));
   }
   // Room-level options are the room's business: ignored here.
-  auto info = games::Info(static_cast<game::Kind>(req->kind()));
+  auto info = games::Info(games::EngineKind(req->kind()).value_or(game::Kind::kUnknown));
   v1::RoomSettings given;
   for (const auto& [k, v] : req->options()) {
     bool room_level = false;
@@ -363,7 +364,7 @@ void MatchmakingService::MatchQueue() {
       }
       return absl::OkStatus();
     });
-    if (done.ok() && matched_kind >= 1 && matched_kind <= 3) {
+    if (done.ok() && games::ProtoKind(matched_kind)) {
       for (double wait : waits) metrics_->queue_wait[matched_kind]->Observe(wait);
     }
     // The match pushed to the players' WatchTicket streams, on every replica.

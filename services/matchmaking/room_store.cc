@@ -5,41 +5,27 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "libs/games/games.h"
+#include "libs/games/kinds.h"
 #include "libs/pg/prepared.h"
 #include "services/matchmaking/hub.h"
 #include "services/matchmaking/store.h"
 
 namespace tablero::matchmaking {
 
-const char* KindName(v1::GameKind kind) {
-  switch (kind) {
-    case v1::GAME_KIND_CHESS:
-      return "chess";
-    case v1::GAME_KIND_SHOGI4:
-      return "shogi4";
-    case v1::GAME_KIND_CHECKERS:
-      return "checkers";
-    default:
-      return "unknown";
-  }
-}
-
 absl::StatusOr<SeatRange> Seats(v1::GameKind kind) {
-  if (kind < v1::GAME_KIND_CHESS || kind > v1::GAME_KIND_CHECKERS) {
-    return absl::InvalidArgumentError("kind: unspecified or unknown game kind");
-  }
-  auto info = games::Info(static_cast<game::Kind>(kind));
+  auto engine = games::KindFromProto(kind);
+  if (!engine.ok()) return engine.status();
+  auto info = games::Info(*engine);
   if (!info.ok()) return info.status();
   return SeatRange{(*info)->min_seats, (*info)->max_seats};
 }
 
 absl::StatusOr<v1::RoomSettings> ResolveSettings(v1::GameKind kind, const v1::RoomSettings& in) {
-  if (kind < v1::GAME_KIND_CHESS || kind > v1::GAME_KIND_CHECKERS) {
-    return absl::InvalidArgumentError("kind: unspecified or unknown game kind");
-  }
+  auto engine = games::KindFromProto(kind);
+  if (!engine.ok()) return engine.status();
   // The option tables are the engines' own (the same the rules service lists): resolving
   // here keeps room set-up working, and cheap, whether or not the rules service is up.
-  auto info = games::Info(static_cast<game::Kind>(kind));
+  auto info = games::Info(*engine);
   if (!info.ok()) return info.status();
   game::Options given;
   for (const auto& [k, v] : in.options()) {
@@ -96,7 +82,7 @@ absl::Status LoadRoom(pqxx::transaction_base& t, const std::string& id, v1::Room
   out->Clear();  // a retried transaction fills it again
   const pqxx::row& row = r[0];
   out->set_id(row[0].as<std::string>());
-  out->set_kind(static_cast<v1::GameKind>(row[1].as<int>()));
+  out->set_kind(games::ProtoKind(row[1].as<int>()).value_or(v1::GAME_KIND_UNSPECIFIED));
   out->set_invite_code(row[2].as<std::string>());
   out->set_invite_url("/join/" + out->invite_code());
   out->set_host_player_id(row[3].as<std::string>());
@@ -144,7 +130,7 @@ absl::Status LoadGame(pqxx::transaction_base& t, const std::string& id, v1::Game
   const pqxx::row& row = r[0];
   out->set_id(row[0].as<std::string>());
   out->set_room_id(row[1].as<std::string>());
-  out->set_kind(static_cast<v1::GameKind>(row[2].as<int>()));
+  out->set_kind(games::ProtoKind(row[2].as<int>()).value_or(v1::GAME_KIND_UNSPECIFIED));
   v1::RoomSettings opts = Parse<v1::RoomSettings>(row[3]);
   *out->mutable_options() = opts.options();
   out->set_first_seat(row[4].as<int>());

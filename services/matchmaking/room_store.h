@@ -23,7 +23,6 @@ struct SeatRange {
   int min = 0, max = 0;
 };
 absl::StatusOr<SeatRange> Seats(v1::GameKind kind);
-const char* KindName(v1::GameKind kind);
 
 // Room snapshot by id (closed rooms are NOT_FOUND). `lock` takes the row lock (FOR
 // UPDATE): every change to a room and every event append holds it.

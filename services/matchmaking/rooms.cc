@@ -1,5 +1,6 @@
 // Rooms: CreateRoom, GetRoom, JoinRoom, LeaveRoom, UpdateRoomSettings.
 #include "absl/strings/str_cat.h"
+#include "libs/games/kinds.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/request_ids.h"
 #include "services/matchmaking/room_store.h"
@@ -144,7 +145,7 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
         code);
     if (r.empty()) return UnknownCode();
     room_id = r[0][0].as<std::string>();
-    auto kind = static_cast<v1::GameKind>(r[0][1].as<int>());
+    auto kind = games::ProtoKind(r[0][1].as<int>()).value_or(v1::GAME_KIND_UNSPECIFIED);
     auto state = static_cast<v1::Room::State>(r[0][2].as<int>());
     std::string game_id = r[0][3].is_null() ? "" : r[0][3].as<std::string>();
     pqxx::result me = w.exec_params(

@@ -2,6 +2,7 @@
 // (row locks with SKIP LOCKED, leases), so with several replicas exactly one acts on
 // each row, and work a killed replica had claimed is picked up again once its lease ends.
 #include "absl/strings/str_cat.h"
+#include "libs/games/kinds.h"
 #include "libs/service/log.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/request_ids.h"
@@ -26,8 +27,8 @@ void MatchmakingService::Drain() {
                    WatchEnd::kShutdown);
   stop_ = true;
   {
-    std::lock_guard<std::mutex> lock(cpu_mu_);
-    cpu_cv_.notify_all();
+    absl::MutexLock lock(&cpu_mu_);
+    cpu_cv_.SignalAll();
   }
   for (std::thread& t : threads_) {
     if (t.joinable()) t.join();
@@ -76,16 +77,18 @@ void MatchmakingService::CountActiveGames() {
     int64_t n[4] = {0, 0, 0, 0};
     for (const auto& r : w.exec("SELECT kind, count(*) FROM games WHERE NOT over GROUP BY kind")) {
       int k = r[0].as<int>();
-      if (k >= 1 && k <= 3) n[k] = r[1].as<int64_t>();
+      if (games::ProtoKind(k)) n[k] = r[1].as<int64_t>();
     }
-    for (int k = 1; k <= 3; ++k) metrics_->active_games[k]->Set(static_cast<double>(n[k]));
+    for (const auto& row : games::kKinds)
+      metrics_->active_games[row.proto]->Set(double(n[row.proto]));
     int64_t q[4] = {0, 0, 0, 0};
     for (const auto& r :
          w.exec("SELECT kind, count(*) FROM tickets WHERE status = 1 GROUP BY kind")) {
       int k = r[0].as<int>();
-      if (k >= 1 && k <= 3) q[k] = r[1].as<int64_t>();
+      if (games::ProtoKind(k)) q[k] = r[1].as<int64_t>();
     }
-    for (int k = 1; k <= 3; ++k) metrics_->queue_tickets[k]->Set(static_cast<double>(q[k]));
+    for (const auto& row : games::kKinds)
+      metrics_->queue_tickets[row.proto]->Set(double(q[row.proto]));
     return absl::OkStatus();
   });
 }

@@ -72,7 +72,7 @@ absl::StatusOr<Caller> MatchmakingService::AuthenticateHeader(
   }
   std::string hash = TokenHash(v.substr(7));
   {
-    std::lock_guard<std::mutex> lock(auth_mu_);
+    absl::MutexLock lock(&auth_mu_);
     auto c = auth_cache_.find(hash);
     if (c != auth_cache_.end()) return c->second;
   }
@@ -83,7 +83,7 @@ absl::StatusOr<Caller> MatchmakingService::AuthenticateHeader(
     pqxx::result r = n.exec_params("SELECT id FROM players WHERE token_hash = $1", Bytes(hash));
     if (r.empty()) return absl::UnauthenticatedError("unknown token");
     Caller caller{r[0][0].as<std::string>(), ""};
-    std::lock_guard<std::mutex> lock(auth_mu_);
+    absl::MutexLock lock(&auth_mu_);
     if (auth_cache_.size() > 100000) auth_cache_.clear();  // ids never change: safe to drop
     auth_cache_[hash] = caller;
     return caller;

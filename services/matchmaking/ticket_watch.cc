@@ -25,7 +25,7 @@ TicketWatch::~TicketWatch() {
 void TicketWatch::Start(Reader reader) {
   reader_ = std::move(reader);
   {
-    std::lock_guard<std::mutex> lock(timer_mu_);
+    absl::MutexLock lock(&timer_mu_);
     stop_timer_ = false;
   }
   timer_ = std::thread([this] { Run(); });
@@ -34,7 +34,7 @@ void TicketWatch::Start(Reader reader) {
 void TicketWatch::Stop(const grpc::Status& status) {
   std::vector<TicketStreamPtr> all;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     stopped_ = true;
     for (const auto& [id, streams] : streams_) {
       for (const auto& [raw, s] : streams) all.push_back(s);
@@ -42,10 +42,10 @@ void TicketWatch::Stop(const grpc::Status& status) {
   }
   for (const auto& s : all) s->End(status);
   {
-    std::lock_guard<std::mutex> lock(timer_mu_);
+    absl::MutexLock lock(&timer_mu_);
     stop_timer_ = true;
   }
-  timer_cv_.notify_all();
+  timer_cv_.SignalAll();
   if (timer_.joinable()) timer_.join();
 }
 
@@ -57,14 +57,14 @@ TicketStreamPtr TicketWatch::NewStream() {
 
 absl::Status TicketWatch::Follow(const TicketStreamPtr& s, const v1::Ticket& ticket) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (stopped_) return absl::UnavailableError("server shutting down: reconnect");
     auto& mine = streams_[ticket.ticket_id()];
     if (static_cast<int>(mine.size()) >= kPerTicket) {
       return absl::ResourceExhaustedError(
           "too many WatchTicket streams of this ticket; close the ones you no longer read");
     }
-    std::lock_guard<std::mutex> stream_lock(s->mu_);
+    absl::MutexLock stream_lock(&s->mu_);
     if (s->done_) {  // the client is gone already
       if (mine.empty()) streams_.erase(ticket.ticket_id());
       return absl::OkStatus();
@@ -81,7 +81,7 @@ absl::Status TicketWatch::Follow(const TicketStreamPtr& s, const v1::Ticket& tic
 }
 
 void TicketWatch::Forget(const TicketStream* s, const std::string& ticket_id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = streams_.find(ticket_id);
   if (it == streams_.end()) return;
   it->second.erase(s);
@@ -89,7 +89,7 @@ void TicketWatch::Forget(const TicketStream* s, const std::string& ticket_id) {
 }
 
 size_t TicketWatch::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   size_t n = 0;
   for (const auto& [id, streams] : streams_) n += streams.size();
   return n;
@@ -102,7 +102,7 @@ void TicketWatch::OnRoom(const std::string& name) {
   }
   std::string id = name.substr(sizeof kWakePrefix - 1);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (!streams_.contains(id)) return;  // no stream of it here
   }
   reads_.Post([this, id = std::move(id)] { Refresh({id}, /*heartbeat=*/false); });
@@ -113,7 +113,7 @@ void TicketWatch::OnResync() {
   reads_.Post([this] {
     std::vector<std::string> ids;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       for (const auto& [id, streams] : streams_) ids.push_back(id);
     }
     if (!ids.empty()) Refresh(ids, /*heartbeat=*/false);
@@ -125,7 +125,7 @@ void TicketWatch::Refresh(const std::vector<std::string>& ids, bool heartbeat) {
   for (const v1::Ticket& t : reader_(ids)) {
     std::vector<TicketStreamPtr> to;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       auto it = streams_.find(t.ticket_id());
       if (it == streams_.end()) continue;
       for (const auto& [raw, s] : it->second) to.push_back(s);
@@ -135,24 +135,26 @@ void TicketWatch::Refresh(const std::vector<std::string>& ids, bool heartbeat) {
 }
 
 void TicketWatch::Run() {
-  std::unique_lock<std::mutex> lock(timer_mu_);
-  while (!stop_timer_) {
-    timer_cv_.wait_for(lock, absl::ToChronoMilliseconds(period_), [this] { return stop_timer_; });
-    if (stop_timer_) break;
-    lock.unlock();
+  while (true) {
+    {
+      absl::MutexLock lock(&timer_mu_);
+      const absl::Time deadline = absl::Now() + period_;
+      while (!stop_timer_ && !timer_cv_.WaitWithDeadline(&timer_mu_, deadline)) {
+      }
+      if (stop_timer_) break;
+    }
     std::vector<std::string> ids;
     {
-      std::lock_guard<std::mutex> streams_lock(mu_);
+      absl::MutexLock streams_lock(&mu_);
       for (const auto& [id, streams] : streams_) ids.push_back(id);
     }
     if (!ids.empty()) Refresh(ids, /*heartbeat=*/true);
-    lock.lock();
   }
 }
 
 void TicketStream::Offer(const v1::Ticket& t, bool heartbeat) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (ended_ || done_) return;
     std::string bytes = t.SerializeAsString();
     if (!heartbeat && bytes == last_) return;
@@ -178,7 +180,7 @@ void TicketStream::WriteLocked() {
 
 void TicketStream::End(const grpc::Status& status) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (finished_) return;
     ended_ = true;
     has_next_ = false;
@@ -193,7 +195,7 @@ void TicketStream::OnWriteDone(bool ok) {
   std::optional<grpc::Status> finish;
   bool write = false;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     in_flight_ = false;
     if (!ok) ended_ = true;  // the client is gone
     if (ok && !ended_ && has_next_) {
@@ -221,7 +223,7 @@ void TicketStream::OnDone() {
   TicketWatch* watch = nullptr;
   std::string ticket;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     done_ = true;
     watch = watch_;
     ticket = ticket_id_;

@@ -16,10 +16,8 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +25,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "libs/service/work_queue.h"
 #include "services/matchmaking/hub.h"
@@ -78,13 +77,13 @@ class TicketWatch : public Hub::Listener {
   Hub::Listener* rooms_;
   const absl::Duration period_;
   Reader reader_;
-  mutable std::mutex mu_;
+  mutable absl::Mutex mu_;
   // ticket id -> its streams here
   absl::flat_hash_map<std::string, absl::flat_hash_map<const TicketStream*, TicketStreamPtr>>
       streams_ ABSL_GUARDED_BY(mu_);
   bool stopped_ ABSL_GUARDED_BY(mu_) = false;
-  std::mutex timer_mu_;
-  std::condition_variable timer_cv_;
+  absl::Mutex timer_mu_;
+  absl::CondVar timer_cv_;
   bool stop_timer_ ABSL_GUARDED_BY(timer_mu_) = false;
   std::thread timer_;
   service::WorkQueue reads_{1};  // wake-ups' reads, off the hub's threads
@@ -108,7 +107,7 @@ class TicketStream final : public grpc::ServerWriteReactor<v1::Ticket> {
   TicketStream() = default;
   void WriteLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  std::mutex mu_;
+  absl::Mutex mu_;
   TicketWatch* watch_ ABSL_GUARDED_BY(mu_) = nullptr;  // set by Follow; told on done
   std::string ticket_id_ ABSL_GUARDED_BY(mu_);
   bool done_ ABSL_GUARDED_BY(mu_) = false;   // gRPC's OnDone ran

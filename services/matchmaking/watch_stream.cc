@@ -21,7 +21,7 @@ WatchStream::WatchStream(int queue_limit, Metrics* metrics, Accepted on_accept)
 
 void WatchStream::Open(std::string room, int64_t after_seq) {
   room_ = std::move(room);
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   queued_seq_ = after_seq;
   written_seq_ = after_seq;
   last_write_ = absl::Now();
@@ -39,9 +39,11 @@ void WatchStream::OnAccept(bool ok) {
 bool WatchStream::PushBacklog(const EventPtr& e) { return Take({&e, 1}, false); }
 
 bool WatchStream::AwaitDrained(int room, absl::Duration timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  drained_.wait_for(lock, absl::ToChronoMilliseconds(timeout),
-                    [&] { return ended_ || static_cast<int>(queue_.size()) <= room; });
+  absl::MutexLock lock(&mu_);
+  const absl::Time deadline = absl::Now() + timeout;
+  while (!ended_ && static_cast<int>(queue_.size()) > room &&
+         !drained_.WaitWithDeadline(&mu_, deadline)) {
+  }
   if (!ended_ && static_cast<int>(queue_.size()) > room) {
     EndLocked(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                            "the backlog was read too slowly: call Watch again with after_seq "
@@ -54,7 +56,7 @@ bool WatchStream::AwaitDrained(int room, absl::Duration timeout) {
 bool WatchStream::PushAll(absl::Span<const EventPtr> events) { return Take(events, true); }
 
 bool WatchStream::Take(absl::Span<const EventPtr> events, bool limited) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (ended_) return false;
   for (const EventPtr& e : events) {
     if (e->seq() <= queued_seq_) continue;  // had it already
@@ -85,34 +87,34 @@ bool WatchStream::Take(absl::Span<const EventPtr> events, bool limited) {
 }
 
 void WatchStream::RoomClosed() {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (ended_) return;
   room_closed_ = true;
   if (!writing_ && queue_.empty()) EndLocked(grpc::Status::OK, WatchEnd::kRoomClosed);
 }
 
 void WatchStream::Heartbeat(absl::Time now, absl::Duration every, const EventPtr& hb) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (ended_ || !opened_ || writing_ || !queue_.empty() || now - last_write_ < every) return;
   queue_.push_back(hb);
   WriteFront();
 }
 
 void WatchStream::End(const grpc::Status& status, WatchEnd reason) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   EndLocked(status, reason);
 }
 
 bool WatchStream::ended() {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return ended_;
 }
 
 void WatchStream::MarkOpened(std::function<void()> on_done) {
-  std::unique_lock<std::mutex> lock(mu_);
+  mu_.Lock();
   opened_ = true;
   on_done_ = std::move(on_done);
-  ReleaseIfLast(std::move(lock));
+  ReleaseIfLast();
 }
 
 void WatchStream::WriteFront() {
@@ -135,7 +137,7 @@ void WatchStream::EndLocked(const grpc::Status& status, WatchEnd reason) {
   } else {
     queue_.clear();
   }
-  drained_.notify_all();
+  drained_.SignalAll();
   metrics_->watch_ended[static_cast<int>(reason)]->Increment();
   finish_ = status;
   if (!writing_) StartFinish();
@@ -149,12 +151,12 @@ void WatchStream::StartFinish() {
 }
 
 void WatchStream::OnWriteDone(bool ok) {
-  std::unique_lock<std::mutex> lock(mu_);
+  mu_.Lock();
   writing_ = false;
   if (!queue_.empty()) {
     if (queue_.front()->seq() > 0) written_seq_ = queue_.front()->seq();
     queue_.pop_front();
-    drained_.notify_all();
+    drained_.SignalAll();
   }
   if (ended_) {
     StartFinish();
@@ -165,32 +167,35 @@ void WatchStream::OnWriteDone(bool ok) {
   } else if (room_closed_) {
     EndLocked(grpc::Status::OK, WatchEnd::kRoomClosed);
   }
-  ReleaseIfLast(std::move(lock));
+  ReleaseIfLast();
 }
 
 void WatchStream::OnFinishDone(bool /*ok*/) {
-  std::unique_lock<std::mutex> lock(mu_);
+  mu_.Lock();
   finishing_ = false;
-  ReleaseIfLast(std::move(lock));
+  ReleaseIfLast();
 }
 
 void WatchStream::OnCallDone(bool /*ok*/) {
-  std::unique_lock<std::mutex> lock(mu_);
+  mu_.Lock();
   done_ = true;
   // Done without our Finish: the client went away (or the server cancelled the call).
   if (ctx_.IsCancelled()) {
     EndLocked(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"), WatchEnd::kClientGone);
   }
   finish_.reset();
-  ReleaseIfLast(std::move(lock));
+  ReleaseIfLast();
 }
 
-void WatchStream::ReleaseIfLast(std::unique_lock<std::mutex> lock) {
-  if (released_ || !done_ || !opened_ || writing_ || finishing_) return;
+void WatchStream::ReleaseIfLast() {
+  if (released_ || !done_ || !opened_ || writing_ || finishing_) {
+    mu_.Unlock();
+    return;
+  }
   released_ = true;
   queue_.clear();
   std::function<void()> run = std::move(on_done_);
-  lock.unlock();
+  mu_.Unlock();
   metrics_->watch_streams->Decrement();
   if (run) run();
   self_.reset();  // may destroy this stream: nothing after it

@@ -22,16 +22,15 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "libs/service/server.h"
 #include "services/matchmaking/feeds.h"
@@ -99,7 +98,7 @@ class WatchStream final : public Subscriber {
   // Once the call is done, the opening work over and no write or finish in flight (the
   // stream's last tag is back): runs the done work after unlocking, and the stream lets go
   // of itself. Otherwise only unlocks.
-  void ReleaseIfLast(std::unique_lock<std::mutex> lock);
+  void ReleaseIfLast() ABSL_UNLOCK_FUNCTION(mu_);
 
   grpc::ServerContext ctx_;
   grpc::ByteBuffer request_;
@@ -113,8 +112,8 @@ class WatchStream final : public Subscriber {
   std::string room_;  // set by Open, before the stream is shared
   const int queue_limit_;
   Metrics* const metrics_;
-  std::mutex mu_;
-  std::condition_variable drained_;                  // the queue got shorter, or the stream ended
+  absl::Mutex mu_;
+  absl::CondVar drained_;                            // the queue got shorter, or the stream ended
   std::deque<EventPtr> queue_ ABSL_GUARDED_BY(mu_);  // the front is in flight while writing_
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   bool ended_ ABSL_GUARDED_BY(mu_) = false;

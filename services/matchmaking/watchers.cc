@@ -16,7 +16,7 @@ Watchers::~Watchers() { Stop(); }
 
 void Watchers::Start() {
   {
-    std::lock_guard<std::mutex> lock(stop_mu_);
+    absl::MutexLock lock(&stop_mu_);
     stop_ = false;
   }
   if (!thread_.joinable()) thread_ = std::thread([this] { Run(); });
@@ -24,16 +24,16 @@ void Watchers::Start() {
 
 void Watchers::Stop() {
   {
-    std::lock_guard<std::mutex> lock(stop_mu_);
+    absl::MutexLock lock(&stop_mu_);
     stop_ = true;
   }
-  stop_cv_.notify_all();
+  stop_cv_.SignalAll();
   if (thread_.joinable()) thread_.join();
 }
 
 absl::Status Watchers::Admit(const std::shared_ptr<WatchStream>& s, const std::string& player,
                              const std::string& address) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (static_cast<int>(streams_.size()) >= limits_.replica) {
     metrics_->watch_refused_replica->Increment();
     return absl::ResourceExhaustedError(
@@ -64,7 +64,7 @@ absl::Status Watchers::Admit(const std::shared_ptr<WatchStream>& s, const std::s
 
 void Watchers::Remove(const WatchStream* s, const std::string& player, const std::string& address) {
   std::shared_ptr<WatchStream> last_ref;  // released after the lock
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = streams_.find(s);
   if (it == streams_.end()) return;
   last_ref = std::move(it->second);
@@ -81,19 +81,19 @@ void Watchers::Remove(const WatchStream* s, const std::string& player, const std
 void Watchers::EndAll(const grpc::Status& status, WatchEnd reason) {
   std::vector<std::shared_ptr<WatchStream>> all;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     for (const auto& [k, s] : streams_) all.push_back(s);
   }
   for (const auto& s : all) s->End(status, reason);
 }
 
 size_t Watchers::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return streams_.size();
 }
 
 size_t Watchers::players() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return per_player_.size();
 }
 
@@ -105,10 +105,11 @@ void Watchers::Run() {
   absl::Time next_sweep = absl::Now() + sweep_;
   while (true) {
     {
-      std::unique_lock<std::mutex> lock(stop_mu_);
-      if (stop_cv_.wait_for(lock, absl::ToChronoMilliseconds(step), [this] { return stop_; })) {
-        return;
+      absl::MutexLock lock(&stop_mu_);
+      const absl::Time deadline = absl::Now() + step;
+      while (!stop_ && !stop_cv_.WaitWithDeadline(&stop_mu_, deadline)) {
       }
+      if (stop_) return;
     }
     const absl::Time now = absl::Now();
     v1::RoomEvent beat;
@@ -117,7 +118,7 @@ void Watchers::Run() {
     const EventPtr hb = WireEvent::FromMessage(beat);
     std::vector<std::shared_ptr<WatchStream>> all;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       all.reserve(streams_.size());
       for (const auto& [k, s] : streams_) all.push_back(s);
     }

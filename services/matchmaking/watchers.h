@@ -7,9 +7,7 @@
 #define TABLERO_SERVICES_MATCHMAKING_WATCHERS_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 
@@ -17,6 +15,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "services/matchmaking/feeds.h"
 #include "services/matchmaking/mm_metrics.h"
@@ -58,13 +57,13 @@ class Watchers {
   const absl::Duration heartbeat_, sweep_;
   Feeds* feeds_;
   Metrics* metrics_;
-  mutable std::mutex mu_;
+  mutable absl::Mutex mu_;
   absl::flat_hash_map<const WatchStream*, std::shared_ptr<WatchStream>> streams_
       ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, int> per_player_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, int> per_address_ ABSL_GUARDED_BY(mu_);
-  std::mutex stop_mu_;
-  std::condition_variable stop_cv_;
+  absl::Mutex stop_mu_;
+  absl::CondVar stop_cv_;
   bool stop_ ABSL_GUARDED_BY(stop_mu_) = false;
   std::thread thread_;
 };

@@ -2,6 +2,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "libs/games/kinds.h"
 
 namespace tablero::rating {
 namespace {
@@ -91,7 +92,7 @@ absl::StatusOr<Report> ParseReport(const tablero::v1::ReportGameRequest& req, ab
   if (r.kind == tablero::v1::GAME_KIND_UNSPECIFIED) {
     return absl::InvalidArgumentError("kind is required");
   }
-  if (!tablero::v1::GameKind_IsValid(r.kind)) {
+  if (!games::ProtoKind(r.kind)) {
     return absl::InvalidArgumentError(absl::StrCat("unknown game kind ", r.kind));
   }
   if (r.pool == tablero::v1::RATING_POOL_UNSPECIFIED) {

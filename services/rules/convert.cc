@@ -3,34 +3,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "libs/games/kinds.h"
 
 namespace tablero::rules {
-
-game::Kind FromProto(v1::GameKind kind) {
-  switch (kind) {
-    case v1::GAME_KIND_CHESS:
-      return game::Kind::kChess;
-    case v1::GAME_KIND_SHOGI4:
-      return game::Kind::kShogi4;
-    case v1::GAME_KIND_CHECKERS:
-      return game::Kind::kCheckers;
-    default:
-      return game::Kind::kUnknown;
-  }
-}
-
-v1::GameKind ToProto(game::Kind kind) {
-  switch (kind) {
-    case game::Kind::kChess:
-      return v1::GAME_KIND_CHESS;
-    case game::Kind::kShogi4:
-      return v1::GAME_KIND_SHOGI4;
-    case game::Kind::kCheckers:
-      return v1::GAME_KIND_CHECKERS;
-    default:
-      return v1::GAME_KIND_UNSPECIFIED;
-  }
-}
 
 absl::StatusOr<game::Action> FromProto(v1::Action action) {
   switch (action) {
@@ -53,7 +28,7 @@ absl::StatusOr<game::Action> FromProto(v1::Action action) {
 }
 
 void ToProto(const game::GameInfo& in, v1::GameInfo* out) {
-  out->set_kind(ToProto(in.kind));
+  out->set_kind(games::ToProto(in.kind));
   out->set_name(in.name);
   out->set_min_seats(in.min_seats);
   out->set_max_seats(in.max_seats);

@@ -1,7 +1,7 @@
 // Conversions between the tablero.v1 messages and the common game interface. Pure
 // functions, no engine calls: the service decides what to compute, these only copy.
-// Enum numbers are shared by construction (proto = C++ + 1), but every value is checked so
-// that a client's out-of-range number never becomes an out-of-range C++ enum.
+// Every enum value is checked, so that a client's out-of-range number never becomes an
+// out-of-range C++ enum.
 #ifndef TABLERO_SERVICES_RULES_CONVERT_H_
 #define TABLERO_SERVICES_RULES_CONVERT_H_
 
@@ -15,9 +15,7 @@
 
 namespace tablero::rules {
 
-// GAME_KIND_UNSPECIFIED and unknown numbers give Kind::kUnknown.
-game::Kind FromProto(v1::GameKind kind);
-v1::GameKind ToProto(game::Kind kind);
+// Game kinds convert through the one table, libs/games/kinds.h.
 
 // INVALID_ARGUMENT for ACTION_UNSPECIFIED and unknown numbers.
 absl::StatusOr<game::Action> FromProto(v1::Action action);

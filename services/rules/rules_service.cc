@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/game/codec.h"
 #include "libs/games/games.h"
+#include "libs/games/kinds.h"
 #include "services/rules/convert.h"
 #include "services/rules/fast/request.h"
 #include "services/rules/fast/wire.h"
@@ -51,17 +52,9 @@ absl::Status Live(const grpc::ServerContextBase& ctx) {
 // Error paths are out of line (cold): on the hot path of ApplyMove their string building
 // would sit between the instructions that run, and in a server the handler's cost is
 // mostly instruction-cache misses (fast/fast_path.h).
-ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status UnknownKind(v1::GameKind kind) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("kind: ", kind == v1::GAME_KIND_UNSPECIFIED ? "unspecified" : "unknown value ",
-                   kind == v1::GAME_KIND_UNSPECIFIED ? "" : absl::StrCat(static_cast<int>(kind)),
-                   " (use GAME_KIND_CHESS, GAME_KIND_SHOGI4 or GAME_KIND_CHECKERS)"));
-}
-
 absl::StatusOr<game::Kind> RequireKind(v1::GameKind kind) {
-  game::Kind k = FromProto(kind);
-  if (ABSL_PREDICT_TRUE(k != game::Kind::kUnknown)) return k;
-  return UnknownKind(kind);
+  if (auto k = games::EngineKind(kind); ABSL_PREDICT_TRUE(k.has_value())) return *k;
+  return games::UnknownKindError(kind);
 }
 
 ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD grpc::Status Stale(int64_t expected, int ply) {
@@ -369,7 +362,7 @@ grpc::Status RulesService::ValidateState(grpc::ServerContextBase* ctx,
   auto g = Load(*ctx, req->state(), expect);
   if (!g.ok()) return ToGrpc(g.status());
   const Game& game = **g;
-  resp->set_kind(ToProto(game.kind()));
+  resp->set_kind(games::ToProto(game.kind()));
   ToProto(game.View(), resp->mutable_view());
   ToProto(game.result(), resp->mutable_result());
   resp->set_seats(game.seats());

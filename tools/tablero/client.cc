@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "libs/games/kinds.h"
+
 namespace tablero::cli {
 
 std::string IdentityPath() {
@@ -122,23 +124,13 @@ grpc::Status Client::FindRoom(const std::string& key, v1::Room* room) {
 }
 
 v1::GameKind ParseKind(const std::string& s) {
-  if (s == "chess") return v1::GAME_KIND_CHESS;
-  if (s == "shogi4" || s == "shogi") return v1::GAME_KIND_SHOGI4;
-  if (s == "checkers" || s == "chinese-checkers") return v1::GAME_KIND_CHECKERS;
-  return v1::GAME_KIND_UNSPECIFIED;
+  if (s == "shogi") return v1::GAME_KIND_SHOGI4;
+  if (s == "chinese-checkers") return v1::GAME_KIND_CHECKERS;
+  return games::ProtoKindNamed(s).value_or(v1::GAME_KIND_UNSPECIFIED);
 }
 
 std::string KindName(v1::GameKind k) {
-  switch (k) {
-    case v1::GAME_KIND_CHESS:
-      return "chess";
-    case v1::GAME_KIND_SHOGI4:
-      return "shogi4";
-    case v1::GAME_KIND_CHECKERS:
-      return "checkers";
-    default:
-      return "?";
-  }
+  return games::ProtoKind(k) ? std::string(games::KindName(k)) : "?";
 }
 
 int Fail(const grpc::Status& s) {

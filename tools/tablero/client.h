@@ -50,8 +50,10 @@ class Client {
   Identity me_;
 };
 
-// "chess", "shogi4"/"shogi", "checkers" -> kind; UNSPECIFIED if unknown.
+// games::KindName's names ("chess", "shogi4", "checkers"), and "shogi" and
+// "chinese-checkers" -> kind; UNSPECIFIED if unknown.
 v1::GameKind ParseKind(const std::string& s);
+// games::KindName, or "?" for a kind no row has.
 std::string KindName(v1::GameKind k);
 // Prints "error: <code>: <message>" to stderr; returns 1 (the exit code).
 int Fail(const grpc::Status& s);
