@@ -1,5 +1,5 @@
 // One Watch stream on gRPC's async API, on one of the replica's Watch completion queues
-// (watch_accept.h): no thread is held while it is idle. Events reach it from the room's
+// (api.h: ServeWatch): no thread is held while it is idle. Events reach it from the room's
 // feed (feeds.h) and wait in a bounded queue while the client reads; a client that falls
 // `queue_limit` events behind is ended with RESOURCE_EXHAUSTED and told to resume from
 // the last seq it received, so a slow reader costs the replica a bounded amount of memory.
