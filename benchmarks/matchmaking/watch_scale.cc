@@ -39,7 +39,9 @@ ABSL_FLAG(std::string, target, "127.0.0.1:50052", "the matchmaking replica");
 ABSL_FLAG(std::string, phase, "idle", "idle | fanout | hold");
 ABSL_FLAG(int, streams, 20000, "streams to open (idle, hold)");
 ABSL_FLAG(int, rooms, 1000, "rooms the streams spread over (idle, hold)");
-ABSL_FLAG(double, idle_seconds, 10, "length of each idle window");
+ABSL_FLAG(double, idle_seconds, 30, "length of each idle window (two heartbeat periods)");
+ABSL_FLAG(double, settle_seconds, 20,
+          "wait before each idle window: set-up writes, presence batches and autovacuum end");
 ABSL_FLAG(int, watchers, 1000, "anonymous streams on the fan-out room");
 ABSL_FLAG(int, moves, 100, "moves played in the fan-out room");
 ABSL_FLAG(int, calls, 2000, "unary calls sent at once (burst)");
@@ -307,6 +309,8 @@ int RunIdle() {
   std::printf("setting up %d guests in %d rooms...\n", n, rooms);
   std::fflush(stdout);
   std::vector<Member> members = MakeMembers(n, rooms);
+  const auto settle = std::chrono::duration<double>(absl::GetFlag(FLAGS_settle_seconds));
+  std::this_thread::sleep_for(settle);
   Window base = Idle(secs);
   std::printf("idle, no stream:   threads=%ld cpu=%.1f%% rss=%ld KiB postgres_tps=%.1f\n",
               base.end.threads, base.cpu_pct, base.end.rss_kib, base.pg_tps);
@@ -316,7 +320,7 @@ int RunIdle() {
   std::printf("opened=%d refused=%d in %.1f s (%.0f streams/s)\n", opened, refused, open_s,
               opened / open_s);
   std::fflush(stdout);
-  std::this_thread::sleep_for(std::chrono::seconds(2));  // presence writes settle
+  std::this_thread::sleep_for(settle);
   Window w = Idle(secs);
   std::printf(
       "idle, %d streams: threads=%ld cpu=%.1f%% rss=%ld KiB (%.1f KiB per stream) "

@@ -9,15 +9,17 @@
 #   4. matchmaking_load's moves without and with HOLD idle streams held, ROUNDS times each,
 #      alternating (committed moves/s, and the ratio of the two).
 #   benchmarks/matchmaking/watch_scale.sh [build dir]
-# Environment: STREAMS (20000), ROOMS (1000), IDLE_SECONDS (10), WATCHERS (1000), MOVES (100),
-# CALLS (3000), HOLD (10000), ROUNDS (2), SECONDS_EACH (10), GAMES (24).
+# Environment: STREAMS (20000), ROOMS (1000), IDLE_SECONDS (30, after SETTLE_SECONDS 20),
+# WATCHERS (1000), MOVES (100), CALLS (3000), HOLD (10000), ROUNDS (2), SECONDS_EACH (10),
+# GAMES (24).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${1:-build}
 BIN=$BUILD/bin
 STREAMS=${STREAMS:-20000}
 ROOMS=${ROOMS:-1000}
-IDLE_SECONDS=${IDLE_SECONDS:-10}
+IDLE_SECONDS=${IDLE_SECONDS:-30}
+SETTLE_SECONDS=${SETTLE_SECONDS:-20}
 WATCHERS=${WATCHERS:-1000}
 MOVES=${MOVES:-100}
 CALLS=${CALLS:-3000}
@@ -66,7 +68,7 @@ done
 WS=("$BIN/watch_scale" --target="$MM" --pid="$MM_PID" --database_url="$DB")
 
 echo "== idle: $STREAMS streams over $ROOMS rooms, ${IDLE_SECONDS}s windows"
-"${WS[@]}" --phase=idle --streams="$STREAMS" --rooms="$ROOMS" --idle_seconds="$IDLE_SECONDS"
+"${WS[@]}" --phase=idle --streams="$STREAMS" --rooms="$ROOMS" --idle_seconds="$IDLE_SECONDS" --settle_seconds="$SETTLE_SECONDS"
 echo "== fanout: $WATCHERS watchers, $MOVES moves"
 "${WS[@]}" --phase=fanout --watchers="$WATCHERS" --moves="$MOVES"
 echo "== burst: $CALLS unary calls at once"
