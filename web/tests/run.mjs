@@ -425,7 +425,14 @@ test("four-player shogi seen from West: the board and hands turn with the seat",
   assert.match(await friend.page.locator('[data-testid="seat"][data-seat="1"]').textContent(), /\(you\) · West/);
   // Seat 0's north-west corner 9a is West's bottom-left; 1i (South's right corner) West's top-right.
   const box = async (sq) => friend.page.locator(`[data-square="${sq}"]`).boundingBox();
-  const [nw, se, board] = [await box("9a"), await box("1i"), await friend.page.locator(".board.shogi").boundingBox()];
+  // A box is null while the board is being (re)drawn by the first events: ask again.
+  const boxes = async () => [await box("9a"), await box("1i"), await friend.page.locator(".board.shogi").boundingBox()];
+  let [nw, se, board] = await boxes();
+  for (let i = 0; i < 100 && !(nw && se && board); ++i) {
+    await friend.page.waitForTimeout(100);
+    [nw, se, board] = await boxes();
+  }
+  assert.ok(nw && se && board, "the board is laid out");
   assert.ok(nw.x - board.x < nw.width && board.y + board.height - (nw.y + nw.height) < nw.height, "9a bottom-left");
   assert.ok(board.x + board.width - (se.x + se.width) < se.width && se.y - board.y < se.height, "1i top-right");
   assert.equal(await friend.page.locator('[data-testid="hand"].bottom').getAttribute("data-seat"), "1");
