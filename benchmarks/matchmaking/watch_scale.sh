@@ -89,6 +89,7 @@ for round in $(seq 1 "$ROUNDS"); do
   HOLD_PID=$!
   for _ in $(seq 1 1200); do grep -q "^holding" "$PGTMP/hold.log" && break; sleep 0.5; done
   echo "-- round $round: $(grep '^holding' "$PGTMP/hold.log")"
+  sleep "$SETTLE_SECONDS"  # the held streams' presence rows are written before the load
   with=$(load)
   kill "$HOLD_PID" 2>/dev/null || true
   wait "$HOLD_PID" 2>/dev/null || true
