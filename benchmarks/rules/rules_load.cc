@@ -428,8 +428,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     Traffic t{std::string(name), {}, {}, {}};
-    if (!Record(record_stub.get(), *kind, absl::GetFlag(FLAGS_games), absl::GetFlag(FLAGS_max_plies),
-                &rng, &t.reqs, &t.answers)) {
+    if (!Record(record_stub.get(), *kind, absl::GetFlag(FLAGS_games),
+                absl::GetFlag(FLAGS_max_plies), &rng, &t.reqs, &t.answers)) {
       return 1;
     }
     size_t bytes = 0, request_bytes = 0, answer_bytes = 0;
