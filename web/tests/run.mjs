@@ -258,6 +258,8 @@ test("reload reclaims the seat; an absent player's seat is shown as played by th
   await host.page.click('[data-square="g1"]');
   await host.page.click('[data-square="f3"]');
   await waitMoves(friend.page, 3);
+  // The host's own move reaches it through its stream too: wait for it, then count.
+  await waitMoves(host.page, 3);
   assert.equal(await moveCount(host.page), 3, "no move shown twice after resuming the stream");
   // The friend goes away: past the grace period the CPU plays Black, and the host sees it.
   await friend.page.goto("about:blank");
