@@ -1,16 +1,18 @@
-// Quick match: tickets wait in the database; one replica at a time (an advisory lock)
-// pairs them by rating within a window that widens with waiting time, then creates a
-// ranked quick-match room with the group and starts its game in the same transaction.
+// Quick match: tickets wait in the database. Per pool, one replica at a time (an advisory
+// lock on the pool key, then the waiting tickets' row locks) reads the candidates, lets
+// PairTickets (pairing.h) decide the groups, then creates a ranked quick-match room per
+// group, starts its game and marks the tickets matched in the same transaction: a ticket
+// is never paired twice.
 #include <algorithm>
-#include <cmath>
+#include <map>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "libs/games/games.h"
 #include "libs/games/kinds.h"
 #include "libs/service/request_id.h"
 #include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/pairing.h"
 #include "services/matchmaking/request_ids.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/store.h"
@@ -18,10 +20,6 @@
 namespace tablero::matchmaking {
 
 namespace {
-
-// Half-width of the rating window after `waited` seconds: +-100 at once, 25 more per
-// second, at most +-800.
-double Window(double waited) { return std::min(100.0 + 25.0 * std::max(0.0, waited), 800.0); }
 
 v1::RatingPool PoolOf(v1::GameKind kind, const v1::RoomSettings& opts) {
   if (kind == v1::GAME_KIND_CHESS) return v1::RATING_POOL_CHESS;
@@ -46,7 +44,7 @@ void FillTicket(const pqxx::row& r, v1::Ticket* t) {
   t->set_game_id(r[8].is_null() ? "" : r[8].as<std::string>());
   t->set_cancel_reason(r[9].as<std::string>());
   *t->mutable_created_time() = ToTimestamp(r[10].as<int64_t>());
-  double w = Window(r[11].as<double>());
+  double w = RatingWindow(r[11].as<double>());
   t->set_rating_low(rating - w);
   t->set_rating_high(rating + w);
 }
@@ -114,11 +112,9 @@ grpc::Status MatchmakingService::JoinQueue(grpc::ServerContextBase* ctx,
     }
     return ToGrpc(created.status());
   }
-  std::vector<std::string> kv;
-  for (const auto& [k, v] : settings->options()) kv.push_back(absl::StrCat(k, "=", v));
-  std::sort(kv.begin(), kv.end());
-  std::string key =
-      absl::StrCat(static_cast<int>(req->kind()), "|", count, "|", absl::StrJoin(kv, ";"));
+  const std::string key = PoolKey(
+      static_cast<int>(req->kind()), count,
+      std::map<std::string, std::string>(settings->options().begin(), settings->options().end()));
   double rating = RatingOf(caller->id, PoolOf(req->kind(), opts));
   std::string id = NewId();
   absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
@@ -283,14 +279,13 @@ void MatchmakingService::MatchQueue() {
     absl::Status done = Tx([&](pqxx::work& w) -> absl::Status {
       waits.clear();
       matched.clear();
+      // The pool's matcher lock; the candidates' row locks (FOR UPDATE) also keep out a
+      // concurrent CancelQueue until the tickets are marked matched.
       pqxx::result lock = w.exec_params("SELECT pg_try_advisory_xact_lock(hashtext($1))",
                                         "tablero.matchmaking.queue." + key);
       if (!lock[0][0].as<bool>()) return absl::OkStatus();
-      struct T {
-        std::string id, player;
-        double rating, waited, window;
-      };
-      std::vector<T> waiting;
+      std::vector<WaitingTicket> waiting;  // oldest first
+      std::vector<std::string> ids, players;
       int count = 0, kind = 0;
       v1::RoomSettings opts;
       for (const auto& r : w.exec_params(
@@ -298,37 +293,16 @@ void MatchmakingService::MatchQueue() {
                "player_count, kind, options FROM tickets WHERE status = 1 AND pool_key = $1 "
                "ORDER BY created_at FOR UPDATE",
                key)) {
-        waiting.push_back(T{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<double>(),
-                            r[3].as<double>(), Window(r[3].as<double>())});
+        ids.push_back(r[0].as<std::string>());
+        players.push_back(r[1].as<std::string>());
+        waiting.push_back(WaitingTicket{r[2].as<double>(), r[3].as<double>()});
         count = r[4].as<int>();
         kind = r[5].as<int>();
         matched_kind = kind;
         opts = Parse<v1::RoomSettings>(r[6]);
       }
-      std::vector<bool> used(waiting.size());
-      for (size_t a = 0; a < waiting.size(); ++a) {
-        if (used[a]) continue;
-        // The oldest ticket anchors a group of those whose windows both contain each
-        // other's rating, closest first.
-        std::vector<size_t> group = {a};
-        std::vector<size_t> cand;
-        for (size_t b = a + 1; b < waiting.size(); ++b) {
-          double d = std::fabs(waiting[a].rating - waiting[b].rating);
-          if (!used[b] && d <= std::min(waiting[a].window, waiting[b].window)) cand.push_back(b);
-        }
-        std::sort(cand.begin(), cand.end(), [&](size_t x, size_t y) {
-          return std::fabs(waiting[x].rating - waiting[a].rating) <
-                 std::fabs(waiting[y].rating - waiting[a].rating);
-        });
-        for (size_t c : cand) {
-          if (static_cast<int>(group.size()) == count) break;
-          group.push_back(c);
-        }
-        if (static_cast<int>(group.size()) < count) continue;
-        for (size_t g : group) {
-          used[g] = true;
-          waits.push_back(waiting[g].waited);
-        }
+      for (const std::vector<size_t>& group : PairTickets(waiting, count)) {
+        for (size_t g : group) waits.push_back(waiting[g].waited_seconds);
         // A quick-match room: ranked, fixed settings, everyone a PLAYER member.
         std::string room_id = NewId();
         v1::RoomSettings settings = opts;
@@ -338,7 +312,7 @@ void MatchmakingService::MatchQueue() {
           pqxx::result ins = w.exec_params(
               "INSERT INTO rooms (id, kind, invite_code, host_id, settings, quick_match) VALUES "
               "($1, $2, $3, $4, $5, true) ON CONFLICT (invite_code) DO NOTHING RETURNING id",
-              room_id, kind, NewInviteCode(), waiting[group[0]].player, Bytes(settings));
+              room_id, kind, NewInviteCode(), players[group[0]], Bytes(settings));
           if (!ins.empty()) break;
           if (attempt == 10) return absl::InternalError("could not allocate an invite code");
         }
@@ -346,8 +320,8 @@ void MatchmakingService::MatchQueue() {
         std::vector<std::string> seats;
         for (size_t g : group) {
           w.exec_params("INSERT INTO members (room_id, player_id, role) VALUES ($1, $2, 1)",
-                        room_id, waiting[g].player);
-          seats.push_back(waiting[g].player);
+                        room_id, players[g]);
+          seats.push_back(players[g]);
         }
         v1::Room room;
         if (auto st = LoadRoom(w, room_id, &room, true); !st.ok()) return st;
@@ -358,8 +332,8 @@ void MatchmakingService::MatchQueue() {
         if (auto st = StartIn(w, room, seats, 0, &game); !st.ok()) return st;
         for (size_t g : group) {
           w.exec_params("UPDATE tickets SET status = 2, room_id = $2, game_id = $3 WHERE id = $1",
-                        waiting[g].id, room_id, game.id());
-          matched.push_back(waiting[g].id);
+                        ids[g], room_id, game.id());
+          matched.push_back(ids[g]);
         }
       }
       return absl::OkStatus();
