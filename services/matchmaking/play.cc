@@ -279,17 +279,16 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
   int to_move = over ? -1 : a.view.to_move();
   bool timed = !over && g.turn_limit > 0 && HumanSeat(g.seats, to_move);
   const double deadline = timed ? g.turn_limit * turn_time_scale : 0;  // seconds; 0: none
-  // The version check: two moves read at the same ply can never both pass. cpu_due (as
-  // RefreshCpuDue sets it): now when the next seat is the CPU's, else the turn's deadline.
-  static const std::string kUpdate =
+  // The version check: two moves read at the same ply can never both pass. cpu_due by
+  // the one rule, cpu_due_at (migration 0005), from the new turn's deadline.
+  static const std::string kDeadline =
+      "CASE WHEN $10::float8 > 0 THEN now() + $10::float8 * interval '1 second' END";
+  static const std::string kUpdate = absl::StrCat(
       "UPDATE games SET ply = $4, version = version + 1, to_move = $5, state = $6, view = $7, "
-      "result = $8, over = $9, finished_at = CASE WHEN $9 THEN now() END, "
-      "turn_deadline = CASE WHEN $10::float8 > 0 THEN now() + $10::float8 * interval '1 second' "
-      "END, cpu_due = CASE WHEN $9 THEN NULL WHEN EXISTS (SELECT 1 FROM seats s WHERE "
-      "s.game_id = $1 AND s.seat = $5 AND (s.player_id IS NULL OR s.cpu_now)) THEN now() "
-      "WHEN $10::float8 > 0 THEN now() + $10::float8 * interval '1 second' END, "
-      "cpu_lease_until = NULL WHERE id = $1 AND ply = $2 AND version = $3 AND NOT over "
-      "RETURNING id, us(turn_deadline) AS deadline, us(finished_at) AS finished";
+      "result = $8, over = $9, finished_at = CASE WHEN $9 THEN now() END, turn_deadline = ",
+      kDeadline, ", cpu_due = cpu_due_at($1, $5, $9, ", kDeadline,
+      "), cpu_lease_until = NULL WHERE id = $1 AND ply = $2 AND version = $3 AND NOT over "
+      "RETURNING id, us(turn_deadline) AS deadline, us(finished_at) AS finished");
   // The move row only if the version check passed: one statement, one round trip.
   static const std::string kUpdateAndMove = absl::StrCat(
       "WITH u AS (", kUpdate,

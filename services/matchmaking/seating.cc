@@ -5,14 +5,12 @@
 namespace tablero::matchmaking {
 
 void RefreshCpuDue(pqxx::transaction_base& t, const std::string& game_id) {
-  // Commit (play.cc) applies the same rule inline in a move's update: keep the two in step.
-  // The version moves too: a CPU move computed before the seat changed hands (a player
-  // back with their token) can then no longer be committed.
+  // The rule is cpu_due_at (migration 0005), as for a move's commit. The version moves
+  // too: a CPU move computed before the seat changed hands (a player back with their
+  // token) can then no longer be committed.
   t.exec_params(
-      "UPDATE games g SET version = version + 1, cpu_due = CASE WHEN g.over THEN NULL "
-      "WHEN EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.seat = g.to_move "
-      "AND (s.player_id IS NULL OR s.cpu_now)) THEN now() ELSE g.turn_deadline END "
-      "WHERE g.id = $1",
+      "UPDATE games SET version = version + 1, "
+      "cpu_due = cpu_due_at(id, to_move, over, turn_deadline) WHERE id = $1",
       game_id);
 }
 

@@ -32,8 +32,9 @@ absl::Status LeftSeat(pqxx::transaction_base& t, const std::string& game_id,
 absl::Status Presence(pqxx::transaction_base& t, const std::string& room_id,
                       const std::string& player_id, bool connected, std::vector<v1::RoomEvent>* ev);
 
-// Recomputes when the CPU must play the current turn: now for a CPU seat or a seat the
-// CPU holds, the turn deadline for a human, never once over. Bumps the game's version, so
+// Recomputes when the CPU must play the current turn by the one rule, the SQL function
+// cpu_due_at (migration 0005): now for a CPU seat or a seat the CPU holds, the turn
+// deadline for a human, never once over. Bumps the game's version, so
 // that a CPU move in flight for the old controller is refused.
 void RefreshCpuDue(pqxx::transaction_base& t, const std::string& game_id);
 
