@@ -125,25 +125,31 @@ bool MatchmakingService::PlayOneCpuMove() {
 }
 
 void MatchmakingService::CpuLoop() {
+  // Asleep until there is CPU work (WakeCpuWorkers: the scheduler's probe found some, or
+  // a commit here gave the turn to a CPU seat); then moves until none is due.
   while (!stop_) {
-    if (PlayOneCpuMove()) continue;
-    absl::MutexLock lock(&cpu_mu_);
-    const absl::Time deadline = absl::Now() + config_.tick;
-    while (cpu_wakeups_ <= 0 && !stop_ && !cpu_cv_.WaitWithDeadline(&cpu_mu_, deadline)) {
+    {
+      absl::MutexLock lock(&cpu_mu_);
+      while (cpu_wakeups_ <= 0 && !stop_) cpu_cv_.Wait(&cpu_mu_);
+      if (stop_) return;
+      --cpu_wakeups_;
     }
-    if (cpu_wakeups_ > 0) --cpu_wakeups_;
+    while (!stop_ && PlayOneCpuMove()) {
+    }
   }
+}
+
+void MatchmakingService::WakeCpuWorkers(int n) {
+  absl::MutexLock lock(&cpu_mu_);
+  cpu_wakeups_ = std::min(cpu_wakeups_ + n, config_.cpu_workers);
+  for (int i = 0; i < n; ++i) cpu_cv_.Signal();
 }
 
 void MatchmakingService::WakeCpu(const v1::Game& game) {
   if (game.result().over() || game.to_move() < 0 || game.to_move() >= game.seats_size()) return;
   const v1::Seat& s = game.seats(game.to_move());
   if (!s.is_cpu() && !s.controlled_by_cpu_now()) return;
-  {
-    absl::MutexLock lock(&cpu_mu_);
-    cpu_wakeups_ = std::min(cpu_wakeups_ + 1, config_.cpu_workers);
-  }
-  cpu_cv_.Signal();
+  WakeCpuWorkers(1);
 }
 
 }  // namespace tablero::matchmaking

@@ -198,12 +198,23 @@ class MatchmakingService final {
   void SchedulerLoop();
   void RenewAndSweepConnections();
   void CountActiveGames();
+  // Which background work is due, in one statement per tick (scheduler.cc).
+  struct DueWork {
+    int cpu_moves = 0;       // CPU turns due and unclaimed (at most cpu_workers)
+    bool tickets = false;    // quick-match tickets waiting
+    bool outbox = false;     // rating reports due
+    bool takeovers = false;  // seats whose player is away past the grace period
+  };
+  absl::StatusOr<DueWork> ProbeWork();
   // cpu.cc: grace expiry, and one CPU move if any is due (false when none was).
   void TakeoverSweep();
   bool PlayOneCpuMove();
+  // A CPU worker: asleep until woken, then plays CPU moves until none is due.
   void CpuLoop();
-  // Wakes an idle CPU worker at once when a commit here gave the turn to a CPU seat
-  // (otherwise the workers look every tick).
+  // Wakes up to n CPU workers.
+  void WakeCpuWorkers(int n);
+  // Wakes a CPU worker at once when a commit here gave the turn to a CPU seat (otherwise
+  // the scheduler's next probe finds the move due).
   void WakeCpu(const v1::Game& game);
   // queue.cc: pairs waiting tickets; outbox.cc: reports finished ranked games.
   void MatchQueue();

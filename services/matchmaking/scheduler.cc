@@ -3,6 +3,7 @@
 // each row, and work a killed replica had claimed is picked up again once its lease ends.
 #include "absl/strings/str_cat.h"
 #include "libs/games/kinds.h"
+#include "libs/pg/prepared.h"
 #include "libs/service/log.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/request_ids.h"
@@ -93,6 +94,33 @@ void MatchmakingService::CountActiveGames() {
   });
 }
 
+absl::StatusOr<MatchmakingService::DueWork> MatchmakingService::ProbeWork() {
+  // One statement (one round trip, one transaction): each part is an index look-up
+  // (games_cpu_due, tickets_waiting, seats_away; the outbox is small). The ticket status
+  // is written into the text, not bound, so that the partial index applies to the
+  // prepared statement's generic plan too.
+  static const std::string kProbe = absl::StrCat(
+      "SELECT (SELECT count(*) FROM (SELECT 1 FROM games WHERE cpu_due <= now() AND NOT over "
+      "AND (cpu_lease_until IS NULL OR cpu_lease_until < now()) LIMIT $1) c)::int, "
+      "EXISTS (SELECT 1 FROM tickets WHERE status = ",
+      static_cast<int>(v1::Ticket::STATUS_WAITING),
+      "), EXISTS (SELECT 1 FROM outbox WHERE next_at <= now()), "
+      "EXISTS (SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id "
+      "WHERE s.away_since IS NOT NULL AND NOT s.cpu_now AND NOT g.over "
+      "AND s.away_since <= now() - make_interval(secs => g.grace_seconds))");
+  DueWork due;
+  absl::Status s = pool_.Read([&](pqxx::transaction_base& t) {
+    pqxx::row r = pg::ExecPrepared(t, "probe_work", kProbe, config_.cpu_workers)[0];
+    due.cpu_moves = r[0].as<int>();
+    due.tickets = r[1].as<bool>();
+    due.outbox = r[2].as<bool>();
+    due.takeovers = r[3].as<bool>();
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return due;
+}
+
 void MatchmakingService::SchedulerLoop() {
   absl::Time next_renew = absl::InfinitePast();
   while (!stop_) {
@@ -107,9 +135,14 @@ void MatchmakingService::SchedulerLoop() {
       });
       next_renew = now + absl::Seconds(5);
     }
-    TakeoverSweep();
-    MatchQueue();
-    DeliverOutbox();
+    // One probe per tick says which work is due; only that runs. (The database down:
+    // nothing runs until it answers again.)
+    if (absl::StatusOr<DueWork> due = ProbeWork(); due.ok()) {
+      if (due->cpu_moves > 0) WakeCpuWorkers(due->cpu_moves);
+      if (due->takeovers) TakeoverSweep();
+      if (due->tickets) MatchQueue();
+      if (due->outbox) DeliverOutbox();
+    }
     absl::Time until = absl::Now() + config_.tick;
     while (!stop_ && absl::Now() < until) absl::SleepFor(absl::Milliseconds(20));
   }
