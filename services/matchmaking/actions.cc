@@ -2,8 +2,8 @@
 // committed like moves (same version check, same events).
 #include "absl/strings/str_cat.h"
 #include "libs/service/request_id.h"
+#include "services/matchmaking/ids.h"
 #include "services/matchmaking/matchmaking_service.h"
-#include "services/matchmaking/store.h"
 
 namespace tablero::matchmaking {
 
@@ -11,7 +11,7 @@ grpc::Status MatchmakingService::Act(grpc::ServerContextBase* ctx, const std::st
                                      v1::Action action, const std::string& move_text,
                                      const google::protobuf::Int32Value* expected_ply,
                                      v1::GameActionResponse* resp) {
-  auto caller = Authenticate(ctx, true);
+  auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("game_id", game_id); !s.ok()) return ToGrpc(s);
   if (move_text.size() > 256) {
@@ -31,14 +31,14 @@ grpc::Status MatchmakingService::Act(grpc::ServerContextBase* ctx, const std::st
   if (action != v1::ACTION_RESIGN && g.kind != v1::GAME_KIND_CHESS) {
     return ToGrpc(absl::FailedPreconditionError("draw offers and claims exist only in chess"));
   }
-  auto applied = RulesAction(g, seat, action, move_text, service::RequestId(*ctx));
+  auto applied = backends_.Action(g, seat, action, move_text, service::RequestId(*ctx));
   if (!applied.ok()) {
     // The rules say INVALID_ARGUMENT only for malformed claim move text here.
     return ToGrpc(applied.status());
   }
-  absl::Status s = CommitAndPublish(g, seat, *applied, false, resp->mutable_game());
+  absl::Status s = commits_.Play(g, seat, *applied, false, resp->mutable_game());
   if (!s.ok()) return ToGrpc(s);
-  WakeCpu(resp->game());
+  background_.WakeCpu(resp->game());
   for (const auto& e : applied->events) *resp->add_events() = e;
   return grpc::Status::OK;
 }

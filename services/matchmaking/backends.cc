@@ -1,5 +1,5 @@
-// Calls to the rules and bot services. Their refusals keep their codes (a client's move
-// is illegal: FAILED_PRECONDITION...); a dependency that is down is UNAVAILABLE.
+#include "services/matchmaking/backends.h"
+
 #include <grpcpp/grpcpp.h>
 
 #include "absl/strings/str_cat.h"
@@ -7,7 +7,6 @@
 #include "libs/service/log.h"
 #include "libs/service/request_id.h"
 #include "libs/service/status.h"
-#include "services/matchmaking/matchmaking_service.h"
 
 namespace tablero::matchmaking {
 
@@ -57,30 +56,29 @@ Applied TakeApplied(Resp* resp) {
 
 }  // namespace
 
-void MatchmakingService::ConnectBackends() {
+Backends::Backends(const BackendsConfig& config) : bot_budget_ms_(config.bot_budget_ms) {
   // Round robin over every replica of each service (libs/service/channel.h).
-  if (!config_.rules_addr.empty()) {
-    rules_ = v1::Rules::NewStub(service::ServiceChannel(config_.rules_addr));
+  if (!config.rules_addr.empty()) {
+    rules_ = v1::Rules::NewStub(service::ServiceChannel(config.rules_addr));
   }
-  if (!config_.bot_addr.empty()) {
-    bot_ = v1::Bot::NewStub(service::ServiceChannel(config_.bot_addr));
+  if (!config.bot_addr.empty()) {
+    bot_ = v1::Bot::NewStub(service::ServiceChannel(config.bot_addr));
   }
-  if (!config_.rating_addr.empty()) {
-    rating_ = v1::Rating::NewStub(service::ServiceChannel(config_.rating_addr));
+  if (!config.rating_addr.empty()) {
+    rating_ = v1::Rating::NewStub(service::ServiceChannel(config.rating_addr));
   }
 }
 
-absl::StatusOr<v1::NewGameResponse> MatchmakingService::RulesNewGame(
-    const v1::NewGameRequest& req, const std::string& request_id) {
+absl::StatusOr<v1::NewGameResponse> Backends::NewGame(const v1::NewGameRequest& req,
+                                                      const std::string& request_id) {
   v1::NewGameResponse resp;
   if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::NewGame, req, &resp, request_id); !s.ok())
     return s;
   return resp;
 }
 
-absl::StatusOr<Applied> MatchmakingService::RulesMove(const GameRow& g, const std::string& text,
-                                                      const v1::Move* structured,
-                                                      const std::string& request_id) {
+absl::StatusOr<Applied> Backends::Move(const GameRow& g, const std::string& text,
+                                       const v1::Move* structured, const std::string& request_id) {
   v1::ApplyMoveRequest req;
   req.set_kind(g.kind);
   req.set_state(g.state);
@@ -101,10 +99,9 @@ absl::StatusOr<Applied> MatchmakingService::RulesMove(const GameRow& g, const st
   return a;
 }
 
-absl::StatusOr<Applied> MatchmakingService::RulesAction(const GameRow& g, int seat,
-                                                        v1::Action action,
-                                                        const std::string& move_text,
-                                                        const std::string& request_id) {
+absl::StatusOr<Applied> Backends::Action(const GameRow& g, int seat, v1::Action action,
+                                         const std::string& move_text,
+                                         const std::string& request_id) {
   v1::ApplyActionRequest req;
   req.set_kind(g.kind);
   req.set_state(g.state);
@@ -123,8 +120,8 @@ absl::StatusOr<Applied> MatchmakingService::RulesAction(const GameRow& g, int se
   return a;
 }
 
-absl::StatusOr<v1::LegalMovesResponse> MatchmakingService::RulesLegal(
-    const GameRow& g, const std::string& from, const std::string& request_id) {
+absl::StatusOr<v1::LegalMovesResponse> Backends::Legal(const GameRow& g, const std::string& from,
+                                                       const std::string& request_id) {
   v1::LegalMovesRequest req;
   req.set_kind(g.kind);
   req.set_state(g.state);
@@ -137,16 +134,16 @@ absl::StatusOr<v1::LegalMovesResponse> MatchmakingService::RulesLegal(
   return resp;
 }
 
-absl::StatusOr<v1::Move> MatchmakingService::BotMove(const GameRow& g) {
+absl::StatusOr<v1::Move> Backends::BotMove(const GameRow& g) {
   if (bot_ != nullptr) {
     grpc::ClientContext ctx;
-    Deadline(&ctx, config_.bot_budget_ms + 5000);
+    Deadline(&ctx, bot_budget_ms_ + 5000);
     service::Outgoing(&ctx, "");
     v1::ChooseMoveRequest req;
     req.set_kind(g.kind);
     req.set_state(g.state);
     req.set_level(g.cpu_level);
-    req.set_budget_ms(config_.bot_budget_ms);
+    req.set_budget_ms(bot_budget_ms_);
     v1::ChooseMoveResponse resp;
     grpc::Status s = bot_->ChooseMove(&ctx, req, &resp);
     if (s.ok()) return resp.move();
@@ -156,11 +153,45 @@ absl::StatusOr<v1::Move> MatchmakingService::BotMove(const GameRow& g) {
     }
   }
   // No bot answer: a random legal move keeps the game going rather than stalling it.
-  auto legal = RulesLegal(g, "");
+  auto legal = Legal(g, "");
   if (!legal.ok()) return legal.status();
   if (legal->moves_size() == 0) return absl::FailedPreconditionError("no legal move");
   absl::MutexLock lock(&rng_mu_);
   return legal->moves(static_cast<int>(rng_() % legal->moves_size()));
+}
+
+absl::StatusOr<v1::ExportResponse> Backends::Export(const v1::ExportRequest& req,
+                                                    const std::string& request_id) {
+  v1::ExportResponse resp;
+  if (auto s = CallRules(rules_.get(), &v1::Rules::Stub::Export, req, &resp, request_id); !s.ok())
+    return s;
+  return resp;
+}
+
+double Backends::RatingOf(const std::string& player, v1::RatingPool pool) {
+  if (rating_ == nullptr) return 1500;
+  grpc::ClientContext ctx;
+  Deadline(&ctx, 2000);
+  service::Outgoing(&ctx, "");
+  v1::GetRatingsRequest req;
+  req.set_player_id(player);
+  v1::GetRatingsResponse resp;
+  if (!rating_->GetRatings(&ctx, req, &resp).ok()) return 1500;  // unrated: the default
+  for (const auto& r : resp.ratings()) {
+    if (r.pool() == pool) return r.rating();
+  }
+  return 1500;
+}
+
+grpc::Status Backends::ReportGame(const v1::ReportGameRequest& req) {
+  if (rating_ == nullptr) {
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE, "no rating service configured");
+  }
+  grpc::ClientContext ctx;
+  Deadline(&ctx, 5000);
+  service::Outgoing(&ctx, "");
+  v1::ReportGameResponse resp;
+  return rating_->ReportGame(&ctx, req, &resp);
 }
 
 }  // namespace tablero::matchmaking

@@ -8,7 +8,7 @@
 #include "libs/service/log.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/seating.h"
-#include "services/matchmaking/store.h"
+#include "services/matchmaking/sql_values.h"
 
 namespace tablero::matchmaking {
 namespace {

@@ -11,7 +11,7 @@
 // clock of an absent seat starts exactly once whichever replica writes it.
 //
 // Rows live `lease` unless renewed; the scheduler renews this replica's in one statement
-// and sweeps the rows of replicas that died (scheduler.cc).
+// and sweeps the rows of replicas that died (background.cc).
 #ifndef TABLERO_SERVICES_MATCHMAKING_CONNECTIONS_H_
 #define TABLERO_SERVICES_MATCHMAKING_CONNECTIONS_H_
 

@@ -6,17 +6,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/service/log.h"
-#include "services/matchmaking/matchmaking_service.h"
+#include "services/matchmaking/background.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/seating.h"
-#include "services/matchmaking/store.h"
 
 namespace tablero::matchmaking {
 
-void MatchmakingService::TakeoverSweep() {
+void Background::TakeoverSweep() {
   // Seats whose player has been away longer than the grace period.
   std::vector<std::pair<std::string, int>> due;
-  absl::Status s = Tx([&](pqxx::work& w) {
+  absl::Status s = commits_->Tx([&](pqxx::work& w) {
     due.clear();
     for (const auto& r :
          w.exec("SELECT s.game_id, s.seat FROM seats s JOIN games g ON g.id = s.game_id "
@@ -33,7 +32,7 @@ void MatchmakingService::TakeoverSweep() {
     const std::string& game_id = due_seat.first;
     const int seat = due_seat.second;
     bool took = false;
-    (void)Tx([&](pqxx::work& w) -> absl::Status {
+    (void)commits_->Tx([&](pqxx::work& w) -> absl::Status {
       took = false;
       pqxx::result g = w.exec_params("SELECT room_id FROM games WHERE id = $1", game_id);
       if (g.empty()) return absl::OkStatus();
@@ -68,9 +67,9 @@ void MatchmakingService::TakeoverSweep() {
   }
 }
 
-bool MatchmakingService::PlayOneCpuMove() {
+bool Background::PlayOneCpuMove() {
   std::string id;
-  absl::Status s = Tx([&](pqxx::work& w) {
+  absl::Status s = commits_->Tx([&](pqxx::work& w) {
     pqxx::result r = w.exec(
         "UPDATE games SET cpu_lease_until = now() + interval '10 seconds' WHERE id = ("
         "SELECT id FROM games WHERE cpu_due <= now() AND NOT over AND (cpu_lease_until IS NULL "
@@ -80,11 +79,11 @@ bool MatchmakingService::PlayOneCpuMove() {
     return absl::OkStatus();
   });
   if (!s.ok() || id.empty()) return false;
-  auto r = ReadGame(pool_, id);
+  auto r = ReadGame(commits_->pool(), id);
   if (!r.ok()) return true;
   GameRow g = std::move(*r);
   auto release = [&](const char* delay) {
-    (void)Tx([&](pqxx::work& w) {
+    (void)commits_->Tx([&](pqxx::work& w) {
       w.exec_params(absl::StrCat("UPDATE games SET cpu_lease_until = NULL, cpu_due = ", delay,
                                  " WHERE id = $1 AND version = $2"),
                     id, g.version);
@@ -105,9 +104,9 @@ bool MatchmakingService::PlayOneCpuMove() {
     }
     timeout = true;
   }
-  auto move = BotMove(g);
-  absl::StatusOr<Applied> applied =
-      move.ok() ? RulesMove(g, move->notation(), nullptr) : absl::StatusOr<Applied>(move.status());
+  auto move = backends_->BotMove(g);
+  absl::StatusOr<Applied> applied = move.ok() ? backends_->Move(g, move->notation(), nullptr)
+                                              : absl::StatusOr<Applied>(move.status());
   if (!applied.ok()) {
     service::LogWarn("CPU move failed; retrying shortly",
                      {{"game", id}, {"error", std::string(applied.status().message())}});
@@ -115,7 +114,7 @@ bool MatchmakingService::PlayOneCpuMove() {
     return true;
   }
   v1::Game after;
-  s = CommitAndPublish(g, g.to_move, *applied, true, &after);
+  s = commits_->Play(g, g.to_move, *applied, true, &after);
   if (s.ok()) {
     if (timeout) metrics_->takeover_timeout->Increment();
   } else if (s.code() != absl::StatusCode::kAborted) {
@@ -124,7 +123,7 @@ bool MatchmakingService::PlayOneCpuMove() {
   return true;
 }
 
-void MatchmakingService::CpuLoop() {
+void Background::CpuLoop() {
   // Asleep until there is CPU work (WakeCpuWorkers: the scheduler's probe found some, or
   // a commit here gave the turn to a CPU seat); then moves until none is due.
   while (!stop_) {
@@ -139,13 +138,13 @@ void MatchmakingService::CpuLoop() {
   }
 }
 
-void MatchmakingService::WakeCpuWorkers(int n) {
+void Background::WakeCpuWorkers(int n) {
   absl::MutexLock lock(&cpu_mu_);
   cpu_wakeups_ = std::min(cpu_wakeups_ + n, config_.cpu_workers);
   for (int i = 0; i < n; ++i) cpu_cv_.Signal();
 }
 
-void MatchmakingService::WakeCpu(const v1::Game& game) {
+void Background::WakeCpu(const v1::Game& game) {
   if (game.result().over() || game.to_move() < 0 || game.to_move() >= game.seats_size()) return;
   const v1::Seat& s = game.seats(game.to_move());
   if (!s.is_cpu() && !s.controlled_by_cpu_now()) return;

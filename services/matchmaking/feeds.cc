@@ -3,7 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/pg/prepared.h"
 #include "libs/service/log.h"
-#include "services/matchmaking/store.h"
+#include "services/matchmaking/sql_values.h"
 
 namespace tablero::matchmaking {
 

@@ -3,9 +3,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/service/request_id.h"
+#include "services/matchmaking/ids.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/room_store.h"
-#include "services/matchmaking/store.h"
 
 namespace tablero::matchmaking {
 
@@ -73,7 +73,7 @@ absl::Status MatchmakingService::StartIn(pqxx::transaction_base& w, const v1::Ro
   *ng.mutable_options() = room.settings().options();
   ng.set_seats(static_cast<int>(seats.size()));
   ng.set_first_seat(room.kind() == v1::GAME_KIND_CHESS ? 0 : first_seat);
-  auto created = RulesNewGame(ng);
+  auto created = backends_.NewGame(ng);
   if (!created.ok()) {
     if (created.status().code() == absl::StatusCode::kInvalidArgument) {
       return absl::FailedPreconditionError(
@@ -82,15 +82,15 @@ absl::Status MatchmakingService::StartIn(pqxx::transaction_base& w, const v1::Ro
     }
     return created.status();
   }
-  return CreateGame(w, room, seats, ng.first_seat(), *created, out);
+  return CreateGame(w, commits_.play(), room, seats, ng.first_seat(), *created, out);
 }
 
 grpc::Status MatchmakingService::StartGame(grpc::ServerContextBase* ctx,
                                            const v1::StartGameRequest* req, v1::Game* resp) {
-  auto caller = Authenticate(ctx, true);
+  auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     auto st = LockStartable(w, req->room_id(), caller->id, "start the game", v1::Room::STATE_LOBBY,
                             "a game is already running", "the room has played: use Rematch");
     if (!st.ok()) return st.status();
@@ -106,10 +106,10 @@ grpc::Status MatchmakingService::StartGame(grpc::ServerContextBase* ctx,
 
 grpc::Status MatchmakingService::Rematch(grpc::ServerContextBase* ctx,
                                          const v1::RematchRequest* req, v1::Game* resp) {
-  auto caller = Authenticate(ctx, true);
+  auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     auto st =
         LockStartable(w, req->room_id(), caller->id, "start a rematch", v1::Room::STATE_FINISHED,
                       "a game is still running", "no game has been played yet: use StartGame");
@@ -157,13 +157,13 @@ grpc::Status MatchmakingService::Rematch(grpc::ServerContextBase* ctx,
 grpc::Status MatchmakingService::GetGame(grpc::ServerContextBase*, const v1::GetGameRequest* req,
                                          v1::Game* resp) {
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
-  return ToGrpc(Tx([&](pqxx::work& w) { return LoadGame(w, req->game_id(), resp); }));
+  return ToGrpc(commits_.Tx([&](pqxx::work& w) { return LoadGame(w, req->game_id(), resp); }));
 }
 
 grpc::Status MatchmakingService::MakeMove(grpc::ServerContextBase* ctx,
                                           const v1::MakeMoveRequest* req,
                                           v1::MakeMoveResponse* resp) {
-  auto caller = Authenticate(ctx, true);
+  auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
   if (req->move_text().empty() || req->move_text().size() > 256) {
@@ -187,11 +187,11 @@ grpc::Status MatchmakingService::MakeMove(grpc::ServerContextBase* ctx,
                                           "not your turn: seat ", g.to_move, " is to move")),
                                       service::reason::kNotYourTurn));
   }
-  auto applied = RulesMove(g, req->move_text(), nullptr, service::RequestId(*ctx));
+  auto applied = backends_.Move(g, req->move_text(), nullptr, service::RequestId(*ctx));
   if (!applied.ok()) return ToGrpc(applied.status());
-  absl::Status s = CommitAndPublish(g, seat, *applied, false, resp->mutable_game());
+  absl::Status s = commits_.Play(g, seat, *applied, false, resp->mutable_game());
   if (!s.ok()) return ToGrpc(s);
-  WakeCpu(resp->game());
+  background_.WakeCpu(resp->game());
   *resp->mutable_move() = applied->move;
   for (const auto& e : applied->events) *resp->add_events() = e;
   return grpc::Status::OK;
@@ -215,7 +215,7 @@ grpc::Status MatchmakingService::ListLegalMoves(grpc::ServerContextBase* ctx,
     resp->set_to_move(-1);
     return grpc::Status::OK;
   }
-  auto legal = RulesLegal(g, req->from_square(), service::RequestId(*ctx));
+  auto legal = backends_.Legal(g, req->from_square(), service::RequestId(*ctx));
   if (!legal.ok()) return ToGrpc(legal.status());
   *resp->mutable_moves() = legal->moves();
   resp->set_to_move(legal->to_move());

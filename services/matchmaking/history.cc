@@ -6,9 +6,11 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "libs/games/kinds.h"
+#include "libs/service/request_id.h"
+#include "services/matchmaking/ids.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/room_store.h"
-#include "services/matchmaking/store.h"
+#include "services/matchmaking/sql_values.h"
 
 namespace tablero::matchmaking {
 
@@ -33,7 +35,7 @@ bool ParsePageToken(const std::string& token, int64_t* us, std::string* id) {
 grpc::Status MatchmakingService::ListPlayerGames(grpc::ServerContextBase* ctx,
                                                  const v1::ListPlayerGamesRequest* req,
                                                  v1::ListPlayerGamesResponse* resp) {
-  auto caller = Authenticate(ctx, req->player_id().empty());
+  auto caller = auth_.Authenticate(*ctx, req->player_id().empty());
   if (!caller.ok()) return ToGrpc(caller.status());
   std::string player = req->player_id().empty() ? caller->id : req->player_id();
   if (auto s = CheckId("player_id", player); !s.ok()) return ToGrpc(s);
@@ -49,7 +51,7 @@ grpc::Status MatchmakingService::ListPlayerGames(grpc::ServerContextBase* ctx,
   if (!req->page_token().empty() && !ParsePageToken(req->page_token(), &after_us, &after_id)) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "page_token: not a token we issued");
   }
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     resp->Clear();
     pqxx::result r = w.exec_params(
         "SELECT g.id, us(g.created_at) FROM games g JOIN seats s ON s.game_id = g.id "
@@ -83,7 +85,7 @@ grpc::Status MatchmakingService::GetGameMoves(grpc::ServerContextBase*,
                                               const v1::GetGameMovesRequest* req,
                                               v1::GetGameMovesResponse* resp) {
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     v1::Game g;
     if (auto st = LoadGame(w, req->game_id(), &g); !st.ok()) return st;
     resp->set_game_id(g.id());
@@ -113,13 +115,13 @@ grpc::Status MatchmakingService::GetGameMoves(grpc::ServerContextBase*,
   return ToGrpc(s);
 }
 
-grpc::Status MatchmakingService::ExportPgn(grpc::ServerContextBase*,
+grpc::Status MatchmakingService::ExportPgn(grpc::ServerContextBase* ctx,
                                            const v1::ExportPgnRequest* req,
                                            v1::ExportPgnResponse* resp) {
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
   v1::Game g;
   std::string state;
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     if (auto st = LoadGame(w, req->game_id(), &g); !st.ok()) return st;
     pqxx::result r = w.exec_params("SELECT state FROM games WHERE id = $1", req->game_id());
     state = FieldBytes(r[0][0]);
@@ -129,7 +131,6 @@ grpc::Status MatchmakingService::ExportPgn(grpc::ServerContextBase*,
   if (g.kind() != v1::GAME_KIND_CHESS) {
     return ToGrpc(absl::FailedPreconditionError("only chess games export as PGN"));
   }
-  if (rules_ == nullptr) return ToGrpc(absl::UnavailableError("no rules service configured"));
   v1::ExportRequest er;
   er.set_kind(g.kind());
   er.set_state(state);
@@ -144,14 +145,9 @@ grpc::Status MatchmakingService::ExportPgn(grpc::ServerContextBase*,
     tags["White"] = g.seats(0).display_name();
     tags["Black"] = g.seats(1).display_name();
   }
-  grpc::ClientContext ctx;
-  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
-  v1::ExportResponse out;
-  grpc::Status gs = rules_->Export(&ctx, er, &out);
-  if (!gs.ok()) {
-    return grpc::Status(grpc::StatusCode::UNAVAILABLE, "rules service: " + gs.error_message());
-  }
-  resp->set_pgn(out.text());
+  auto out = backends_.Export(er, service::RequestId(*ctx));
+  if (!out.ok()) return ToGrpc(out.status());
+  resp->set_pgn(out->text());
   return grpc::Status::OK;
 }
 

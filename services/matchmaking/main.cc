@@ -10,8 +10,9 @@
 #include "libs/service/log.h"
 #include "libs/service/server.h"
 #include "services/matchmaking/api.h"
+#include "services/matchmaking/ids.h"
 #include "services/matchmaking/matchmaking_service.h"
-#include "services/matchmaking/store.h"
+#include "services/matchmaking/sql_values.h"
 
 ABSL_FLAG(double, grace_seconds, 60,
           "How long a seated player may be disconnected before the CPU plays their seat");
@@ -63,12 +64,12 @@ int main(int argc, char** argv) {
   mm::Config config;
   config.database_url = mm::WithSearchPath(absl::GetFlag(FLAGS_database_url), "matchmaking");
   config.replica = mm::NewId();
-  config.rules_addr = absl::GetFlag(FLAGS_rules_addr);
-  config.bot_addr = absl::GetFlag(FLAGS_bot_addr);
-  config.rating_addr = absl::GetFlag(FLAGS_rating_addr);
+  config.backends.rules_addr = absl::GetFlag(FLAGS_rules_addr);
+  config.backends.bot_addr = absl::GetFlag(FLAGS_bot_addr);
+  config.backends.rating_addr = absl::GetFlag(FLAGS_rating_addr);
+  config.backends.bot_budget_ms = absl::GetFlag(FLAGS_bot_budget_ms);
   config.member_limit = absl::GetFlag(FLAGS_member_limit);
   config.ticket_abandon = absl::Seconds(absl::GetFlag(FLAGS_ticket_abandon_seconds));
-  config.bot_budget_ms = absl::GetFlag(FLAGS_bot_budget_ms);
   config.tick = absl::Milliseconds(absl::GetFlag(FLAGS_tick_ms));
   config.heartbeat = absl::Seconds(absl::GetFlag(FLAGS_heartbeat_seconds));
   config.cpu_workers = absl::GetFlag(FLAGS_cpu_workers);
@@ -84,8 +85,13 @@ int main(int argc, char** argv) {
   config.code_failures_per_address = absl::GetFlag(FLAGS_code_failures_per_address);
   config.guests_per_minute = absl::GetFlag(FLAGS_guests_per_minute);
   config.request_id_ttl = absl::Minutes(absl::GetFlag(FLAGS_request_id_minutes));
-  mm::SetTurnTimeScale(absl::GetFlag(FLAGS_turn_time_scale));
-  mm::SetGraceSeconds(absl::GetFlag(FLAGS_grace_seconds));
+  // A scale <= 0 or a negative grace period keeps the default.
+  if (double scale = absl::GetFlag(FLAGS_turn_time_scale); scale > 0) {
+    config.play.turn_time_scale = scale;
+  }
+  if (double grace = absl::GetFlag(FLAGS_grace_seconds); grace >= 0) {
+    config.play.grace_seconds = grace;
+  }
   mm::MatchmakingService service(config, &metrics);
   mm::MatchmakingApi api(&service, absl::GetFlag(FLAGS_unary_workers));
   server.AddService(&api, "tablero.v1.Matchmaking");

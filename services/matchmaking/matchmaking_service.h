@@ -1,28 +1,28 @@
-// tablero.v1.Matchmaking over Postgres. The handlers are spread over one file per area
-// (players.cc, rooms.cc, games.cc, actions.cc, watch.cc, history.cc, queue.cc); the
-// background work (CPU moves, take-overs, timers, quick-match pairing, the rating outbox)
-// is in scheduler.cc, queue.cc and outbox.cc, driven from the database so that any number
-// of replicas can run it and exactly one acts on each row.
+// tablero.v1.Matchmaking over Postgres: the handlers, one file per area (players.cc,
+// rooms.cc, games.cc, actions.cc, watch.cc, history.cc, queue.cc), a thin layer over
+// focused parts: who calls (auth.h), the services called (backends.h), every write and
+// its publication (commits.h), the background work (background.h), the quick-match
+// pairing (pairing.h), and the live fan-out (feeds.h, hub.h, watchers.h, connections.h,
+// ticket_watch.h).
 #ifndef TABLERO_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
 #define TABLERO_SERVICES_MATCHMAKING_MATCHMAKING_SERVICE_H_
 
 #include <atomic>
-#include <functional>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "libs/pg/pool.h"
 #include "libs/service/rate_limit.h"
+#include "libs/service/status.h"
 #include "libs/service/work_queue.h"
+#include "services/matchmaking/auth.h"
+#include "services/matchmaking/backends.h"
+#include "services/matchmaking/background.h"
+#include "services/matchmaking/commits.h"
 #include "services/matchmaking/connections.h"
 #include "services/matchmaking/feeds.h"
 #include "services/matchmaking/hub.h"
@@ -30,22 +30,22 @@
 #include "services/matchmaking/play.h"
 #include "services/matchmaking/ticket_watch.h"
 #include "services/matchmaking/watchers.h"
-#include "tablero/v1/bot.grpc.pb.h"
 #include "tablero/v1/matchmaking.grpc.pb.h"
-#include "tablero/v1/rating.grpc.pb.h"
-#include "tablero/v1/rules.grpc.pb.h"
 
 namespace tablero::matchmaking {
 
 namespace v1 = ::tablero::v1;
 
+// absl::Status -> grpc::Status: the one conversion every service uses.
+using ::tablero::service::ToGrpc;
+
 struct Config {
   std::string database_url;  // already carrying the search_path
   std::string replica;       // this process's id (connection leases)
-  std::string rules_addr, bot_addr, rating_addr;
+  BackendsConfig backends;   // --rules_addr, --bot_addr, --rating_addr, --bot_budget_ms
+  PlayConfig play;           // --turn_time_scale, --grace_seconds
   int member_limit = 100;
   absl::Duration ticket_abandon = absl::Seconds(60);
-  int bot_budget_ms = 300;
   absl::Duration tick = absl::Milliseconds(200);  // background loop period
   int code_failures_per_minute = 20;              // unknown codes per player (or anonymous address)
   int code_failures_per_address = 100;            // unknown codes per client address, per minute
@@ -64,12 +64,6 @@ struct Config {
 
 // A Watch stream's row in `connections` lives this long unless its replica renews it.
 inline constexpr int kLeaseSeconds = 30;
-
-// The caller, when authenticated.
-struct Caller {
-  std::string id;
-  std::string name;
-};
 
 // The handlers of tablero.v1.Matchmaking; api.h serves them over gRPC's callback API
 // (unary handlers on a bounded set of threads, Watch streams on none).
@@ -139,15 +133,6 @@ class MatchmakingService final {
   bool draining() const { return draining_; }
 
  private:
-  // pool_.Tx, then the rooms whose events it appended are published to the watchers
-  // (this replica's at once, the others' by NOTIFY): every transaction here goes through it.
-  absl::Status Tx(const std::function<absl::Status(pqxx::work&)>& fn);
-  // Reads the bearer token. required: missing -> UNAUTHENTICATED; optional: missing ->
-  // an empty Caller. A present but unknown token is UNAUTHENTICATED either way.
-  absl::StatusOr<Caller> Authenticate(grpc::ServerContextBase* ctx, bool required);
-  // The same from the authorization header's value (nullopt: none was sent).
-  absl::StatusOr<Caller> AuthenticateHeader(const std::optional<std::string>& header,
-                                            bool required);
   // Invite-code guessing limit (service.cc): a lookup counts against its own key (the
   // player, or the client address when anonymous) and the client address's, with a higher
   // limit. One player's wrong codes never refuse another player's.
@@ -165,26 +150,6 @@ class MatchmakingService final {
   void JoinFeed(const std::shared_ptr<WatchStream>& stream, const WatchOpen& open,
                 const std::string& player, bool admitted, bool acquired, absl::Status s);
 
-  // Dependencies (backends.cc). `request_id`: of the call being served (service::RequestId);
-  // empty for background work, which gets a new one per call.
-  void ConnectBackends();
-  absl::StatusOr<v1::NewGameResponse> RulesNewGame(const v1::NewGameRequest& req,
-                                                   const std::string& request_id = "");
-  absl::StatusOr<Applied> RulesMove(const GameRow& g, const std::string& text,
-                                    const v1::Move* structured, const std::string& request_id = "");
-  absl::StatusOr<Applied> RulesAction(const GameRow& g, int seat, v1::Action action,
-                                      const std::string& move_text,
-                                      const std::string& request_id = "");
-  absl::StatusOr<v1::LegalMovesResponse> RulesLegal(const GameRow& g, const std::string& from,
-                                                    const std::string& request_id = "");
-  // The CPU's move for the seat to move: the bot service's, or a random legal one.
-  absl::StatusOr<v1::Move> BotMove(const GameRow& g);
-
-  // The one door for a move or action the rules service applied (play.h CommitPlay), then
-  // the room's events published and the commit counted (service.cc).
-  absl::Status CommitAndPublish(const GameRow& g, int seat, const Applied& a, bool by_cpu,
-                                v1::Game* out);
-
   // Resign / draws (actions.cc).
   grpc::Status Act(grpc::ServerContextBase* ctx, const std::string& game_id, v1::Action action,
                    const std::string& move_text, const google::protobuf::Int32Value* expected_ply,
@@ -194,35 +159,8 @@ class MatchmakingService final {
   absl::Status StartIn(pqxx::transaction_base& w, const v1::Room& room,
                        const std::vector<std::string>& seats, int first_seat, v1::Game* out);
 
-  // Background loops (scheduler.cc).
-  void SchedulerLoop();
-  void RenewAndSweepConnections();
-  void CountActiveGames();
-  // Which background work is due, in one statement per tick (scheduler.cc).
-  struct DueWork {
-    int cpu_moves = 0;       // CPU turns due and unclaimed (at most cpu_workers)
-    bool tickets = false;    // quick-match tickets waiting
-    bool outbox = false;     // rating reports due
-    bool takeovers = false;  // seats whose player is away past the grace period
-  };
-  absl::StatusOr<DueWork> ProbeWork();
-  // cpu.cc: grace expiry, and one CPU move if any is due (false when none was).
-  void TakeoverSweep();
-  bool PlayOneCpuMove();
-  // A CPU worker: asleep until woken, then plays CPU moves until none is due.
-  void CpuLoop();
-  // Wakes up to n CPU workers.
-  void WakeCpuWorkers(int n);
-  // Wakes a CPU worker at once when a commit here gave the turn to a CPU seat (otherwise
-  // the scheduler's next probe finds the move due).
-  void WakeCpu(const v1::Game& game);
-  // queue.cc: pairs waiting tickets; outbox.cc: reports finished ranked games.
-  void MatchQueue();
   // WatchTicket's reads (TicketWatch::Reader): the tickets, WAITING ones renewed.
   std::vector<v1::Ticket> ReadWatchedTickets(const std::vector<std::string>& ids);
-  double RatingOf(const std::string& player, v1::RatingPool pool);
-  void DeliverOutbox();
-  void CountOutbox();
 
   Config config_;
   Metrics* metrics_;
@@ -233,27 +171,15 @@ class MatchmakingService final {
   Hub hub_;  // wakes the feeds: own commits, other replicas' NOTIFYs
   Watchers watchers_;
   Connections connections_;  // presence rows of this replica's streams, written in batches
-  std::unique_ptr<v1::Rules::Stub> rules_;
-  std::unique_ptr<v1::Bot::Stub> bot_;
-  std::unique_ptr<v1::Rating::Stub> rating_;
-  std::atomic<int64_t> bot_failures_{0};
-  absl::Mutex rng_mu_;
-  std::mt19937_64 rng_ ABSL_GUARDED_BY(rng_mu_){std::random_device{}()};
-
-  absl::Mutex auth_mu_;
-  // token hash -> player
-  absl::flat_hash_map<std::string, Caller> auth_cache_ ABSL_GUARDED_BY(auth_mu_);
+  Authenticator auth_;
+  Backends backends_;
+  Commits commits_;  // every write, then its rooms published
+  Background background_;
 
   service::WindowCounter code_failures_;  // by GuessKeys
   service::WindowCounter guests_;         // CreateGuest calls by client address
 
-  absl::Mutex cpu_mu_;
-  absl::CondVar cpu_cv_;
-  int cpu_wakeups_ ABSL_GUARDED_BY(cpu_mu_) = 0;
-
   std::atomic<bool> draining_{false};
-  std::atomic<bool> stop_{false};
-  std::vector<std::thread> threads_;
   service::WorkQueue watch_work_;  // last: its threads stop first
 };
 

@@ -4,17 +4,16 @@
 // changes nothing). Failures back off and retry.
 #include "absl/strings/str_cat.h"
 #include "libs/service/log.h"
-#include "libs/service/request_id.h"
-#include "services/matchmaking/matchmaking_service.h"
-#include "services/matchmaking/store.h"
+#include "services/matchmaking/background.h"
+#include "services/matchmaking/sql_values.h"
 
 namespace tablero::matchmaking {
 
-void MatchmakingService::DeliverOutbox() {
-  if (rating_ == nullptr) return;
+void Background::DeliverOutbox() {
+  if (!backends_->has_rating()) return;
   for (int i = 0; i < 20 && !stop_; ++i) {
     bool found = false;
-    (void)Tx([&](pqxx::work& w) -> absl::Status {
+    (void)commits_->Tx([&](pqxx::work& w) -> absl::Status {
       found = false;
       // The row stays locked while the report is in flight: no other replica sends it.
       pqxx::result r = w.exec(
@@ -25,11 +24,7 @@ void MatchmakingService::DeliverOutbox() {
       std::string game_id = r[0][0].as<std::string>();
       auto req = Parse<v1::ReportGameRequest>(r[0][1]);
       int attempts = r[0][2].as<int>();
-      grpc::ClientContext ctx;
-      ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
-      service::Outgoing(&ctx, "");
-      v1::ReportGameResponse resp;
-      grpc::Status s = rating_->ReportGame(&ctx, req, &resp);
+      grpc::Status s = backends_->ReportGame(req);
       if (s.ok()) {
         w.exec_params("DELETE FROM outbox WHERE game_id = $1", game_id);
         return absl::OkStatus();
@@ -52,8 +47,8 @@ void MatchmakingService::DeliverOutbox() {
   }
 }
 
-void MatchmakingService::CountOutbox() {
-  (void)Tx([&](pqxx::work& w) {
+void Background::CountOutbox() {
+  (void)commits_->Tx([&](pqxx::work& w) {
     // A game enters the outbox in the transaction that finishes it: its age there is the
     // time since the game's end.
     pqxx::row r = w.exec1(

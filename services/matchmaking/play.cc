@@ -5,9 +5,11 @@
 #include "absl/strings/str_cat.h"
 #include "libs/games/kinds.h"
 #include "libs/pg/prepared.h"
+#include "libs/service/status.h"
+#include "services/matchmaking/ids.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/seating.h"
-#include "services/matchmaking/store.h"
+#include "services/matchmaking/sql_values.h"
 #include "tablero/v1/rating.pb.h"
 
 namespace tablero::matchmaking {
@@ -28,25 +30,12 @@ absl::Status StalePly(absl::string_view message) {
   return service::WithReason(absl::AbortedError(message), service::reason::kStalePly);
 }
 
-namespace {
-double turn_time_scale = 1.0;
-double grace_seconds = 60;
-}  // namespace
-
 int GameRow::SeatOf(const std::string& player_id) const {
   if (player_id.empty()) return -1;
   for (const SeatRow& s : seats) {
     if (s.player_id == player_id) return s.seat;
   }
   return -1;
-}
-
-void SetTurnTimeScale(double scale) {
-  if (scale > 0) turn_time_scale = scale;
-}
-
-void SetGraceSeconds(double seconds) {
-  if (seconds >= 0) grace_seconds = seconds;
 }
 
 absl::StatusOr<GameRow> ReadGame(pqxx::transaction_base& t, const std::string& id) {
@@ -104,8 +93,8 @@ absl::StatusOr<GameRow> ReadGame(pg::Pool& pool, const std::string& id) {
 namespace {
 
 // The turn's deadline: only a human seat's turn runs out.
-std::string DeadlineSql(int turn_limit) {
-  return absl::StrCat("now() + interval '", turn_limit * turn_time_scale, " seconds'");
+std::string DeadlineSql(const PlayConfig& play, int turn_limit) {
+  return absl::StrCat("now() + interval '", turn_limit * play.turn_time_scale, " seconds'");
 }
 
 bool HumanSeat(const std::vector<SeatRow>& seats, int seat) {
@@ -266,9 +255,9 @@ void SnapshotAfterCommit(const GameRow& g, const Applied& a, int to_move,
 
 }  // namespace
 
-absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, const GameRow& g,
-                                                  int seat, const Applied& a, bool by_cpu,
-                                                  v1::Game* out) {
+absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, const PlayConfig& play,
+                                                  const GameRow& g, int seat, const Applied& a,
+                                                  bool by_cpu, v1::Game* out) {
   // The room's row lock first (one lock order for every writer); its seq is where this
   // commit's events start.
   pqxx::result room = pg::ExecPrepared(t, "room_seq_lock",
@@ -278,7 +267,7 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
   bool over = a.result.over();
   int to_move = over ? -1 : a.view.to_move();
   bool timed = !over && g.turn_limit > 0 && HumanSeat(g.seats, to_move);
-  const double deadline = timed ? g.turn_limit * turn_time_scale : 0;  // seconds; 0: none
+  const double deadline = timed ? g.turn_limit * play.turn_time_scale : 0;  // seconds; 0: none
   // The version check: two moves read at the same ply can never both pass. cpu_due by
   // the one rule, cpu_due_at (migration 0005), from the new turn's deadline.
   static const std::string kDeadline =
@@ -337,7 +326,7 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
   return ev;
 }
 
-absl::Status CreateGame(pqxx::transaction_base& t, const v1::Room& room,
+absl::Status CreateGame(pqxx::transaction_base& t, const PlayConfig& play, const v1::Room& room,
                         const std::vector<std::string>& players, int first_seat,
                         const v1::NewGameResponse& created, v1::Game* out) {
   std::string id = NewId();
@@ -356,11 +345,11 @@ absl::Status CreateGame(pqxx::transaction_base& t, const v1::Room& room,
                    "turn_limit, cpu_level, ranked, ply, to_move, state, view, result, "
                    "initial_position, grace_seconds, turn_deadline) VALUES ($1, $2, $3, $4, $5, "
                    "$6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, ",
-                   timed ? DeadlineSql(st.turn_time_limit_seconds()) : "NULL", ")"),
+                   timed ? DeadlineSql(play, st.turn_time_limit_seconds()) : "NULL", ")"),
       id, room.id(), static_cast<int>(room.kind()), Bytes(opts), n, first_seat,
       st.turn_time_limit_seconds(), st.cpu_level(), ranked, created.view().ply(), to_move,
       Bytes(created.state()), Bytes(created.view()), Bytes(result), created.view().position(),
-      grace_seconds);
+      play.grace_seconds);
   bool pairs = room.kind() == v1::GAME_KIND_SHOGI4 && created.options().count("format") &&
                created.options().at("format") == "pairs";
   for (int i = 0; i < n; ++i) {
@@ -401,7 +390,8 @@ namespace {
 // CommitPlay's one-call path. nullopt: not a move it takes (the end of a game, a reclaim),
 // or the room stayed too busy: take the transaction.
 absl::StatusOr<std::optional<std::vector<v1::RoomEvent>>> CommitInOneCall(
-    pg::Pool& pool, const GameRow& g, int seat, const Applied& a, bool by_cpu, v1::Game* out) {
+    pg::Pool& pool, const PlayConfig& play, const GameRow& g, int seat, const Applied& a,
+    bool by_cpu, v1::Game* out) {
   const int to_move = a.view.to_move();
   if (!a.moved || a.result.over() || to_move < 0 || seat < 0 ||
       seat >= static_cast<int>(g.seats.size()) || (!by_cpu && g.seats[seat].cpu_now)) {
@@ -409,7 +399,7 @@ absl::StatusOr<std::optional<std::vector<v1::RoomEvent>>> CommitInOneCall(
   }
   const bool timed = g.turn_limit > 0 && HumanSeat(g.seats, to_move);
   std::optional<int64_t> deadline;  // this replica's clock: events and row agree on it
-  if (timed) deadline = NowUs() + static_cast<int64_t>(g.turn_limit * turn_time_scale * 1e6);
+  if (timed) deadline = NowUs() + static_cast<int64_t>(g.turn_limit * play.turn_time_scale * 1e6);
   const pqxx::binarystring move = Bytes(a.move), events = MoveRecordEvents(a),
                            state = Bytes(a.state), view = Bytes(a.view), result = Bytes(a.result);
   int64_t seq0 = g.room_seq;
@@ -452,14 +442,14 @@ absl::StatusOr<std::optional<std::vector<v1::RoomEvent>>> CommitInOneCall(
 
 }  // namespace
 
-absl::StatusOr<CommitPath> CommitPlay(pg::Pool& pool, const GameRow& g, int seat, const Applied& a,
-                                      bool by_cpu, v1::Game* out) {
-  auto one = CommitInOneCall(pool, g, seat, a, by_cpu, out);
+absl::StatusOr<CommitPath> CommitPlay(pg::Pool& pool, const PlayConfig& play, const GameRow& g,
+                                      int seat, const Applied& a, bool by_cpu, v1::Game* out) {
+  auto one = CommitInOneCall(pool, play, g, seat, a, by_cpu, out);
   if (!one.ok()) return one.status();
   if (one->has_value()) return CommitPath::kOneCall;
   absl::Status s = pool.Tx([&](pqxx::work& w) -> absl::Status {
     out->Clear();  // a retried attempt starts over
-    return Commit(w, g, seat, a, by_cpu, out).status();
+    return Commit(w, play, g, seat, a, by_cpu, out).status();
   });
   if (!s.ok()) return s;
   return CommitPath::kTransaction;

@@ -68,6 +68,15 @@ struct Applied {
   v1::Move move;
 };
 
+// The replica's settings of play (--turn_time_scale, --grace_seconds).
+struct PlayConfig {
+  // Turn limits are multiplied by this (tests and demos shorten them).
+  double turn_time_scale = 1.0;
+  // The grace period of the games this replica creates (kept per game, so replicas with
+  // different settings agree on each game).
+  double grace_seconds = 60;
+};
+
 // How a move or action was committed (CommitPlay).
 enum class CommitPath { kOneCall, kTransaction };
 
@@ -77,24 +86,18 @@ enum class CommitPath { kOneCall, kTransaction };
 // takes one database call (the function commit_move); the rest a transaction (Commit).
 // Fills the game snapshot after the commit. Nothing here notifies anyone: the caller
 // publishes g.room_id's new events once this returns OK.
-absl::StatusOr<CommitPath> CommitPlay(pg::Pool& pool, const GameRow& g, int seat, const Applied& a,
-                                      bool by_cpu, v1::Game* out);
+absl::StatusOr<CommitPath> CommitPlay(pg::Pool& pool, const PlayConfig& play, const GameRow& g,
+                                      int seat, const Applied& a, bool by_cpu, v1::Game* out);
 
 // CommitPlay's transaction, inside the caller's: returns the room events appended (the
 // caller publishes them after the commit).
-absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, const GameRow& g,
-                                                  int seat, const Applied& a, bool by_cpu,
-                                                  v1::Game* out);
-
-// Turn limits are multiplied by this (tests and demos shorten them); default 1.
-void SetTurnTimeScale(double scale);
-// The grace period of games created from now on (kept per game, so replicas with
-// different settings agree on each game).
-void SetGraceSeconds(double seconds);
+absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, const PlayConfig& play,
+                                                  const GameRow& g, int seat, const Applied& a,
+                                                  bool by_cpu, v1::Game* out);
 
 // Creates a game in a room (StartGame, Rematch, quick match): `players[i]` holds seat i
 // ("" for a CPU seat). Sets the room PLAYING and appends GameStarted and TurnChanged.
-absl::Status CreateGame(pqxx::transaction_base& t, const v1::Room& room,
+absl::Status CreateGame(pqxx::transaction_base& t, const PlayConfig& play, const v1::Room& room,
                         const std::vector<std::string>& players, int first_seat,
                         const v1::NewGameResponse& created, v1::Game* out);
 

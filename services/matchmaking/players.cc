@@ -1,9 +1,10 @@
 // Guests: CreateGuest, UpdateGuest, GetMe, GetPlayers.
 #include "absl/strings/str_cat.h"
 #include "libs/service/client_address.h"
+#include "services/matchmaking/ids.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/request_ids.h"
-#include "services/matchmaking/store.h"
+#include "services/matchmaking/sql_values.h"
 
 namespace tablero::matchmaking {
 
@@ -44,7 +45,7 @@ grpc::Status MatchmakingService::CreateGuest(grpc::ServerContextBase* ctx,
   }
   std::string id = NewId();
   token = NewToken();
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     resp->Clear();
     std::string first_token;
     auto again = ReplayIn(w, *retry, resp, &first_token);  // a concurrent call won
@@ -67,11 +68,11 @@ grpc::Status MatchmakingService::CreateGuest(grpc::ServerContextBase* ctx,
 
 grpc::Status MatchmakingService::UpdateGuest(grpc::ServerContextBase* ctx,
                                              const v1::UpdateGuestRequest* req, v1::Player* resp) {
-  auto caller = Authenticate(ctx, true);
+  auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   auto name = CleanName(req->display_name());
   if (!name.ok()) return ToGrpc(name.status());
-  absl::Status s = Tx([&](pqxx::work& w) {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) {
     pqxx::result r = w.exec_params(
         "UPDATE players SET display_name = $2 WHERE id = $1 "
         "RETURNING id, display_name, us(created_at)",
@@ -85,9 +86,9 @@ grpc::Status MatchmakingService::UpdateGuest(grpc::ServerContextBase* ctx,
 
 grpc::Status MatchmakingService::GetMe(grpc::ServerContextBase* ctx, const v1::GetMeRequest*,
                                        v1::GetMeResponse* resp) {
-  auto caller = Authenticate(ctx, true);
+  auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
-  absl::Status s = Tx([&](pqxx::work& w) {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) {
     pqxx::result p = w.exec_params(
         "SELECT id, display_name, us(created_at) FROM players WHERE id = $1", caller->id);
     if (p.empty()) return absl::NotFoundError("player not found");
@@ -104,8 +105,8 @@ grpc::Status MatchmakingService::GetMe(grpc::ServerContextBase* ctx, const v1::G
                        caller->id)) {
       resp->add_playing_game_ids(r[0].as<std::string>());
     }
-    pqxx::result t =
-        w.exec_params("SELECT id FROM tickets WHERE player_id = $1 AND status = 1", caller->id);
+    pqxx::result t = w.exec_params("SELECT id FROM tickets WHERE player_id = $1 AND status = $2",
+                                   caller->id, kTicketWaiting);
     if (!t.empty()) resp->set_waiting_ticket_id(t[0][0].as<std::string>());
     return absl::OkStatus();
   });
@@ -121,7 +122,7 @@ grpc::Status MatchmakingService::GetPlayers(grpc::ServerContextBase*,
   for (const auto& id : req->player_ids()) {
     if (absl::Status s = CheckId("player_ids", id); !s.ok()) return ToGrpc(s);
   }
-  absl::Status s = Tx([&](pqxx::work& w) {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) {
     for (const auto& id : req->player_ids()) {
       pqxx::result r =
           w.exec_params("SELECT id, display_name, us(created_at) FROM players WHERE id = $1", id);

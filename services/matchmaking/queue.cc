@@ -1,8 +1,5 @@
-// Quick match: tickets wait in the database. Per pool, one replica at a time (an advisory
-// lock on the pool key, then the waiting tickets' row locks) reads the candidates, lets
-// PairTickets (pairing.h) decide the groups, then creates a ranked quick-match room per
-// group, starts its game and marks the tickets matched in the same transaction: a ticket
-// is never paired twice.
+// Quick match, the handlers: JoinQueue, GetTicket, CancelQueue, WatchTicket. Tickets wait
+// in the database; the background pairs them (matcher.cc, pairing.h).
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -11,11 +8,12 @@
 #include "libs/games/games.h"
 #include "libs/games/kinds.h"
 #include "libs/service/request_id.h"
+#include "services/matchmaking/ids.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/pairing.h"
 #include "services/matchmaking/request_ids.h"
 #include "services/matchmaking/room_store.h"
-#include "services/matchmaking/store.h"
+#include "services/matchmaking/sql_values.h"
 
 namespace tablero::matchmaking {
 
@@ -55,24 +53,9 @@ constexpr char kTicketCols[] =
 
 }  // namespace
 
-double MatchmakingService::RatingOf(const std::string& player, v1::RatingPool pool) {
-  if (rating_ == nullptr) return 1500;
-  grpc::ClientContext ctx;
-  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
-  service::Outgoing(&ctx, "");
-  v1::GetRatingsRequest req;
-  req.set_player_id(player);
-  v1::GetRatingsResponse resp;
-  if (!rating_->GetRatings(&ctx, req, &resp).ok()) return 1500;  // unrated: the default
-  for (const auto& r : resp.ratings()) {
-    if (r.pool() == pool) return r.rating();
-  }
-  return 1500;
-}
-
 grpc::Status MatchmakingService::JoinQueue(grpc::ServerContextBase* ctx,
                                            const v1::JoinQueueRequest* req, v1::Ticket* resp) {
-  auto caller = Authenticate(ctx, true);
+  auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   // A retry of an answered call: the ticket it created (not ALREADY_EXISTS).
   auto retry = RetryKeyOf("JoinQueue", caller->id, *req, req->request_id());
@@ -104,7 +87,7 @@ grpc::Status MatchmakingService::JoinQueue(grpc::ServerContextBase* ctx,
   probe.set_kind(req->kind());
   *probe.mutable_options() = opts.options();
   probe.set_seats(count);
-  auto created = RulesNewGame(probe);
+  auto created = backends_.NewGame(probe);
   if (!created.ok()) {
     if (created.status().code() == absl::StatusCode::kInvalidArgument) {
       return ToGrpc(absl::FailedPreconditionError(absl::StrCat(
@@ -115,15 +98,15 @@ grpc::Status MatchmakingService::JoinQueue(grpc::ServerContextBase* ctx,
   const std::string key = PoolKey(
       static_cast<int>(req->kind()), count,
       std::map<std::string, std::string>(settings->options().begin(), settings->options().end()));
-  double rating = RatingOf(caller->id, PoolOf(req->kind(), opts));
+  double rating = backends_.RatingOf(caller->id, PoolOf(req->kind(), opts));
   std::string id = NewId();
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     resp->Clear();
     auto again = ReplayIn(w, *retry, resp);  // a concurrent call with the id won
     if (!again.ok()) return again.status();
     if (*again) return absl::OkStatus();
-    pqxx::result existing =
-        w.exec_params("SELECT id FROM tickets WHERE player_id = $1 AND status = 1", caller->id);
+    pqxx::result existing = w.exec_params(
+        "SELECT id FROM tickets WHERE player_id = $1 AND status = $2", caller->id, kTicketWaiting);
     if (!existing.empty()) {
       const std::string ticket = existing[0][0].as<std::string>();
       return service::WithReason(
@@ -132,8 +115,9 @@ grpc::Status MatchmakingService::JoinQueue(grpc::ServerContextBase* ctx,
     }
     w.exec_params(
         "INSERT INTO tickets (id, player_id, kind, player_count, pool_key, options, rating, "
-        "status) VALUES ($1, $2, $3, $4, $5, $6, $7, 1)",
-        id, caller->id, static_cast<int>(req->kind()), count, key, Bytes(opts), rating);
+        "status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        id, caller->id, static_cast<int>(req->kind()), count, key, Bytes(opts), rating,
+        kTicketWaiting);
     pqxx::result r =
         w.exec_params(absl::StrCat("SELECT ", kTicketCols, " FROM tickets WHERE id = $1"), id);
     FillTicket(r[0], resp);
@@ -145,18 +129,18 @@ grpc::Status MatchmakingService::JoinQueue(grpc::ServerContextBase* ctx,
 
 grpc::Status MatchmakingService::GetTicket(grpc::ServerContextBase* ctx,
                                            const v1::GetTicketRequest* req, v1::Ticket* resp) {
-  auto caller = Authenticate(ctx, true);
+  auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("ticket_id", req->ticket_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     pqxx::result r = w.exec_params(
         absl::StrCat("SELECT ", kTicketCols, " FROM tickets WHERE id = $1"), req->ticket_id());
     if (r.empty()) return absl::NotFoundError("ticket not found");
     if (r[0][1].as<std::string>() != caller->id) {
       return absl::PermissionDeniedError("not your ticket");
     }
-    w.exec_params("UPDATE tickets SET polled_at = now() WHERE id = $1 AND status = 1",
-                  req->ticket_id());
+    w.exec_params("UPDATE tickets SET polled_at = now() WHERE id = $1 AND status = $2",
+                  req->ticket_id(), kTicketWaiting);
     FillTicket(r[0], resp);
     return absl::OkStatus();
   });
@@ -165,28 +149,28 @@ grpc::Status MatchmakingService::GetTicket(grpc::ServerContextBase* ctx,
 
 grpc::Status MatchmakingService::CancelQueue(grpc::ServerContextBase* ctx,
                                              const v1::CancelQueueRequest* req, v1::Ticket* resp) {
-  auto caller = Authenticate(ctx, true);
+  auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("ticket_id", req->ticket_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     pqxx::result r = w.exec_params("SELECT player_id, status FROM tickets WHERE id = $1 FOR UPDATE",
                                    req->ticket_id());
     if (r.empty()) return absl::NotFoundError("ticket not found");
     if (r[0][0].as<std::string>() != caller->id) {
       return absl::PermissionDeniedError("not your ticket");
     }
-    if (r[0][1].as<int>() == v1::Ticket::STATUS_MATCHED) {
+    if (r[0][1].as<int>() == kTicketMatched) {
       return absl::FailedPreconditionError("already matched: the game has started");
     }
     w.exec_params(
-        "UPDATE tickets SET status = 3, cancel_reason = 'cancelled' WHERE id = $1 AND status = 1",
-        req->ticket_id());
+        "UPDATE tickets SET status = $2, cancel_reason = 'cancelled' WHERE id = $1 AND status = $3",
+        req->ticket_id(), kTicketCancelled, kTicketWaiting);
     pqxx::result t = w.exec_params(
         absl::StrCat("SELECT ", kTicketCols, " FROM tickets WHERE id = $1"), req->ticket_id());
     FillTicket(t[0], resp);
     return absl::OkStatus();
   });
-  if (s.ok()) hub_.Publish(TicketWatch::WakeName(req->ticket_id()));  // its WatchTicket streams
+  if (s.ok()) commits_.Publish(TicketWatch::WakeName(req->ticket_id()));  // its WatchTicket streams
   return ToGrpc(s);
 }
 
@@ -206,7 +190,7 @@ grpc::ServerWriteReactor<v1::Ticket>* MatchmakingService::WatchTicket(
     authorization = std::string(it->second.data(), it->second.size());
   }
   watch_work_.Post([this, stream, id = req->ticket_id(), authorization] {
-    auto caller = AuthenticateHeader(authorization, true);
+    auto caller = auth_.AuthenticateHeader(authorization, true);
     absl::Status s = caller.status();
     v1::Ticket ticket;
     if (s.ok()) {
@@ -235,12 +219,12 @@ grpc::ServerWriteReactor<v1::Ticket>* MatchmakingService::WatchTicket(
 std::vector<v1::Ticket> MatchmakingService::ReadWatchedTickets(
     const std::vector<std::string>& ids) {
   std::vector<v1::Ticket> out;
-  (void)Tx([&](pqxx::work& w) {
+  (void)commits_.Tx([&](pqxx::work& w) {
     out.clear();
     const std::string array = TextArray(ids);
     // Watched is as good as polled: a watched ticket is not abandoned.
-    w.exec_params("UPDATE tickets SET polled_at = now() WHERE id = ANY($1::text[]) AND status = 1",
-                  array);
+    w.exec_params("UPDATE tickets SET polled_at = now() WHERE id = ANY($1::text[]) AND status = $2",
+                  array, kTicketWaiting);
     for (const auto& r : w.exec_params(
              absl::StrCat("SELECT ", kTicketCols, " FROM tickets WHERE id = ANY($1::text[])"),
              array)) {
@@ -249,103 +233,6 @@ std::vector<v1::Ticket> MatchmakingService::ReadWatchedTickets(
     return absl::OkStatus();
   });
   return out;
-}
-
-void MatchmakingService::MatchQueue() {
-  // One matcher at a time across replicas; the others skip this round.
-  std::vector<std::string> keys, changed;  // changed: tickets whose streams to wake
-  absl::Status s = Tx([&](pqxx::work& w) {
-    keys.clear();
-    changed.clear();
-    for (const auto& r : w.exec_params(
-             "UPDATE tickets SET status = 3, cancel_reason = 'abandoned' WHERE status = 1 AND "
-             "polled_at < now() - make_interval(secs => $1) RETURNING id",
-             absl::ToDoubleSeconds(config_.ticket_abandon))) {
-      changed.push_back(r[0].as<std::string>());
-    }
-    for (const auto& r :
-         w.exec("SELECT pool_key FROM tickets WHERE status = 1 GROUP BY pool_key, player_count "
-                "HAVING count(*) >= player_count")) {
-      keys.push_back(r[0].as<std::string>());
-    }
-    return absl::OkStatus();
-  });
-  if (!s.ok()) return;
-  for (const std::string& id : changed) hub_.Publish(TicketWatch::WakeName(id));
-  for (const std::string& key : keys) {
-    std::vector<double> waits;  // of the tickets matched, observed once committed
-    int matched_kind = 0;
-    std::vector<std::string> matched;
-    absl::Status done = Tx([&](pqxx::work& w) -> absl::Status {
-      waits.clear();
-      matched.clear();
-      // The pool's matcher lock; the candidates' row locks (FOR UPDATE) also keep out a
-      // concurrent CancelQueue until the tickets are marked matched.
-      pqxx::result lock = w.exec_params("SELECT pg_try_advisory_xact_lock(hashtext($1))",
-                                        "tablero.matchmaking.queue." + key);
-      if (!lock[0][0].as<bool>()) return absl::OkStatus();
-      std::vector<WaitingTicket> waiting;  // oldest first
-      std::vector<std::string> ids, players;
-      int count = 0, kind = 0;
-      v1::RoomSettings opts;
-      for (const auto& r : w.exec_params(
-               "SELECT id, player_id, rating, extract(epoch FROM now() - created_at)::float8, "
-               "player_count, kind, options FROM tickets WHERE status = 1 AND pool_key = $1 "
-               "ORDER BY created_at FOR UPDATE",
-               key)) {
-        ids.push_back(r[0].as<std::string>());
-        players.push_back(r[1].as<std::string>());
-        waiting.push_back(WaitingTicket{r[2].as<double>(), r[3].as<double>()});
-        count = r[4].as<int>();
-        kind = r[5].as<int>();
-        matched_kind = kind;
-        opts = Parse<v1::RoomSettings>(r[6]);
-      }
-      for (const std::vector<size_t>& group : PairTickets(waiting, count)) {
-        for (size_t g : group) waits.push_back(waiting[g].waited_seconds);
-        // A quick-match room: ranked, fixed settings, everyone a PLAYER member.
-        std::string room_id = NewId();
-        v1::RoomSettings settings = opts;
-        settings.set_ranked(true);
-        settings.set_cpu_level(3);
-        for (int attempt = 0;; ++attempt) {
-          pqxx::result ins = w.exec_params(
-              "INSERT INTO rooms (id, kind, invite_code, host_id, settings, quick_match) VALUES "
-              "($1, $2, $3, $4, $5, true) ON CONFLICT (invite_code) DO NOTHING RETURNING id",
-              room_id, kind, NewInviteCode(), players[group[0]], Bytes(settings));
-          if (!ins.empty()) break;
-          if (attempt == 10) return absl::InternalError("could not allocate an invite code");
-        }
-        std::vector<v1::RoomEvent> ev;
-        std::vector<std::string> seats;
-        for (size_t g : group) {
-          w.exec_params("INSERT INTO members (room_id, player_id, role) VALUES ($1, $2, 1)",
-                        room_id, players[g]);
-          seats.push_back(players[g]);
-        }
-        v1::Room room;
-        if (auto st = LoadRoom(w, room_id, &room, true); !st.ok()) return st;
-        for (const auto& m : room.members())
-          *ev.emplace_back().mutable_member_joined()->mutable_member() = m;
-        if (auto seq = AppendEvents(w, room_id, &ev); !seq.ok()) return seq.status();
-        v1::Game game;
-        if (auto st = StartIn(w, room, seats, 0, &game); !st.ok()) return st;
-        for (size_t g : group) {
-          w.exec_params("UPDATE tickets SET status = 2, room_id = $2, game_id = $3 WHERE id = $1",
-                        ids[g], room_id, game.id());
-          matched.push_back(ids[g]);
-        }
-      }
-      return absl::OkStatus();
-    });
-    if (done.ok() && games::ProtoKind(matched_kind)) {
-      for (double wait : waits) metrics_->queue_wait[matched_kind]->Observe(wait);
-    }
-    // The match pushed to the players' WatchTicket streams, on every replica.
-    if (done.ok()) {
-      for (const std::string& id : matched) hub_.Publish(TicketWatch::WakeName(id));
-    }
-  }
 }
 
 }  // namespace tablero::matchmaking

@@ -8,7 +8,7 @@
 #include "libs/games/kinds.h"
 #include "libs/pg/prepared.h"
 #include "services/matchmaking/hub.h"
-#include "services/matchmaking/store.h"
+#include "services/matchmaking/sql_values.h"
 
 namespace tablero::matchmaking {
 

@@ -1,11 +1,12 @@
 // Rooms: CreateRoom, GetRoom, JoinRoom, LeaveRoom, UpdateRoomSettings.
 #include "absl/strings/str_cat.h"
 #include "libs/games/kinds.h"
+#include "services/matchmaking/ids.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/request_ids.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/seating.h"
-#include "services/matchmaking/store.h"
+#include "services/matchmaking/sql_values.h"
 
 namespace tablero::matchmaking {
 
@@ -52,7 +53,7 @@ grpc::Status TooManyGuesses() {
 
 grpc::Status MatchmakingService::CreateRoom(grpc::ServerContextBase* ctx,
                                             const v1::CreateRoomRequest* req, v1::Room* resp) {
-  auto caller = Authenticate(ctx, true);
+  auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   auto retry = RetryKeyOf("CreateRoom", caller->id, *req, req->request_id());
   if (!retry.ok()) return ToGrpc(retry.status());
@@ -62,7 +63,7 @@ grpc::Status MatchmakingService::CreateRoom(grpc::ServerContextBase* ctx,
   auto settings = ResolveSettings(req->kind(), req->settings());
   if (!settings.ok()) return ToGrpc(settings.status());
   std::string id = NewId();
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     resp->Clear();
     auto again = ReplayIn(w, *retry, resp);  // a concurrent call with the id won
     if (!again.ok()) return again.status();
@@ -77,7 +78,7 @@ grpc::Status MatchmakingService::CreateRoom(grpc::ServerContextBase* ctx,
       if (attempt == 10) return absl::InternalError("could not allocate an invite code");
     }
     w.exec_params("INSERT INTO members (room_id, player_id, role) VALUES ($1, $2, $3)", id,
-                  caller->id, static_cast<int>(v1::Member::ROLE_PLAYER));
+                  caller->id, kRolePlayer);
     std::vector<v1::RoomEvent> ev = {Joined(w, id, caller->id, v1::Member::ROLE_PLAYER)};
     if (auto seq = AppendEvents(w, id, &ev); !seq.ok()) return seq.status();
     if (auto st = LoadRoom(w, id, resp); !st.ok()) return st;
@@ -89,7 +90,7 @@ grpc::Status MatchmakingService::CreateRoom(grpc::ServerContextBase* ctx,
 
 grpc::Status MatchmakingService::GetRoom(grpc::ServerContextBase* ctx,
                                          const v1::GetRoomRequest* req, v1::Room* resp) {
-  auto caller = Authenticate(ctx, false);
+  auto caller = auth_.Authenticate(*ctx, false);
   if (!caller.ok()) return ToGrpc(caller.status());
   std::string id;
   if (req->key_case() == v1::GetRoomRequest::kRoomId) {
@@ -103,7 +104,7 @@ grpc::Status MatchmakingService::GetRoom(grpc::ServerContextBase* ctx,
       CodeGuessFailed(keys);
       return ToGrpc(UnknownCode());
     }
-    absl::Status s = Tx([&](pqxx::work& w) {
+    absl::Status s = commits_.Tx([&](pqxx::work& w) {
       pqxx::result r =
           w.exec_params("SELECT id FROM rooms WHERE invite_code = $1 AND NOT closed", code);
       if (r.empty()) return UnknownCode();
@@ -115,7 +116,7 @@ grpc::Status MatchmakingService::GetRoom(grpc::ServerContextBase* ctx,
   } else {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "room_id or invite_code: required");
   }
-  absl::Status s = Tx([&](pqxx::work& w) { return LoadRoom(w, id, resp); });
+  absl::Status s = commits_.Tx([&](pqxx::work& w) { return LoadRoom(w, id, resp); });
   if (!s.ok()) return ToGrpc(s);
   // The code is the key to the room: only members, and who already holds it, see it.
   if (req->key_case() == v1::GetRoomRequest::kRoomId && !IsMember(*resp, caller->id)) {
@@ -128,7 +129,7 @@ grpc::Status MatchmakingService::GetRoom(grpc::ServerContextBase* ctx,
 grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
                                           const v1::JoinRoomRequest* req,
                                           v1::JoinRoomResponse* resp) {
-  auto caller = Authenticate(ctx, true);
+  auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   GuessKeys keys = GuessKeysOf(*ctx, *caller);
   if (!CodeGuessAllowed(keys)) return TooManyGuesses();
@@ -138,7 +139,7 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
     return ToGrpc(UnknownCode());
   }
   std::string room_id;
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     pqxx::result r = w.exec_params(
         "SELECT id, kind, state, current_game_id FROM rooms WHERE invite_code = $1 AND NOT "
         "closed FOR UPDATE",
@@ -155,8 +156,8 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
       return LoadRoom(w, room_id, resp->mutable_room());
     }
     pqxx::result counts = w.exec_params(
-        "SELECT count(*), count(*) FILTER (WHERE role = 1) FROM members WHERE room_id = $1",
-        room_id);
+        "SELECT count(*), count(*) FILTER (WHERE role = $2) FROM members WHERE room_id = $1",
+        room_id, kRolePlayer);
     if (counts[0][0].as<int>() >= config_.member_limit) {
       return absl::ResourceExhaustedError("the room is full");
     }
@@ -190,10 +191,10 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
 grpc::Status MatchmakingService::LeaveRoom(grpc::ServerContextBase* ctx,
                                            const v1::LeaveRoomRequest* req,
                                            v1::LeaveRoomResponse*) {
-  auto caller = Authenticate(ctx, true);
+  auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     pqxx::result r = w.exec_params(
         "SELECT host_id, state, coalesce(current_game_id, '') FROM rooms WHERE id = $1 AND NOT "
         "closed FOR UPDATE",
@@ -231,10 +232,10 @@ grpc::Status MatchmakingService::LeaveRoom(grpc::ServerContextBase* ctx,
 grpc::Status MatchmakingService::UpdateRoomSettings(grpc::ServerContextBase* ctx,
                                                     const v1::UpdateRoomSettingsRequest* req,
                                                     v1::Room* resp) {
-  auto caller = Authenticate(ctx, true);
+  auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     v1::Room room;
     if (auto st = LoadRoom(w, req->room_id(), &room, true); !st.ok()) return st;
     auto settings = ResolveSettings(room.kind(), req->settings());

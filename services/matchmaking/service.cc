@@ -1,10 +1,8 @@
-// Construction, authentication and the invite-code guessing limit.
-#include "absl/strings/match.h"
+// Construction, start and drain, and the invite-code guessing limit.
 #include "absl/strings/str_cat.h"
 #include "libs/service/client_address.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/room_store.h"
-#include "services/matchmaking/store.h"
 
 namespace tablero::matchmaking {
 
@@ -16,80 +14,39 @@ MatchmakingService::MatchmakingService(Config config, Metrics* metrics)
       tickets_(&feeds_, std::min(config_.heartbeat, config_.ticket_abandon / 3)),
       hub_(config_.database_url, config_.replica, &tickets_),
       watchers_(config_.watch_limits, config_.heartbeat, config_.watch_sweep, &feeds_, metrics_),
-      connections_(config_.replica, kLeaseSeconds,
-                   [this](const std::function<absl::Status(pqxx::work&)>& fn) { return Tx(fn); }),
-      watch_work_(config_.watch_workers) {
-  ConnectBackends();
-}
+      connections_(
+          config_.replica, kLeaseSeconds,
+          [this](const std::function<absl::Status(pqxx::work&)>& fn) { return commits_.Tx(fn); }),
+      auth_(&pool_),
+      backends_(config_.backends),
+      commits_(&pool_, &hub_, metrics_, config_.play),
+      background_(BackgroundConfig{config_.replica, kLeaseSeconds, config_.tick,
+                                   config_.cpu_workers, config_.ticket_abandon},
+                  &commits_, &backends_, metrics_,
+                  [this](pqxx::transaction_base& w, const v1::Room& room,
+                         const std::vector<std::string>& seats, int first_seat,
+                         v1::Game* out) { return StartIn(w, room, seats, first_seat, out); }),
+      watch_work_(config_.watch_workers) {}
 
 MatchmakingService::~MatchmakingService() { Drain(); }
 
-absl::Status MatchmakingService::Tx(const std::function<absl::Status(pqxx::work&)>& fn) {
-  EventsScope scope;
-  absl::Status s = pool_.Tx([&](pqxx::work& w) {
-    scope.Reset();  // a retried attempt starts over
-    return fn(w);
-  });
-  if (s.ok()) {
-    for (const std::string& room : scope.rooms()) hub_.Publish(room);
-  }
-  return s;
+void MatchmakingService::StartBackground() {
+  hub_.Start();
+  watchers_.Start();
+  connections_.Start();
+  tickets_.Start([this](const std::vector<std::string>& ids) { return ReadWatchedTickets(ids); });
+  background_.Start();
 }
 
-absl::Status MatchmakingService::CommitAndPublish(const GameRow& g, int seat, const Applied& a,
-                                                  bool by_cpu, v1::Game* out) {
-  auto path = CommitPlay(pool_, g, seat, a, by_cpu, out);
-  if (!path.ok()) return path.status();
-  hub_.Publish(g.room_id);
-  (*path == CommitPath::kOneCall ? metrics_->commits_one_call : metrics_->commits_transaction)
-      ->Increment();
-  if (a.moved) metrics_->moves[g.kind]->Increment();
-  return absl::OkStatus();
-}
-
-absl::StatusOr<Caller> MatchmakingService::Authenticate(grpc::ServerContextBase* ctx,
-                                                        bool required) {
-  const auto& md = ctx->client_metadata();
-  auto it = md.find("authorization");
-  return AuthenticateHeader(it == md.end() ? std::nullopt
-                                           : std::optional<std::string>(
-                                                 std::string(it->second.data(), it->second.size())),
-                            required);
-}
-
-absl::StatusOr<Caller> MatchmakingService::AuthenticateHeader(
-    const std::optional<std::string>& header, bool required) {
-  if (!header.has_value()) {
-    if (required) {
-      return absl::UnauthenticatedError(
-          "missing token: send metadata authorization: Bearer <token>");
-    }
-    return Caller{};
-  }
-  absl::string_view v(*header);
-  if (!absl::StartsWithIgnoreCase(v, "Bearer ") || v.size() > 200) {
-    return absl::UnauthenticatedError("malformed authorization: expected Bearer <token>");
-  }
-  std::string hash = TokenHash(v.substr(7));
-  {
-    absl::MutexLock lock(&auth_mu_);
-    auto c = auth_cache_.find(hash);
-    if (c != auth_cache_.end()) return c->second;
-  }
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  try {
-    pqxx::nontransaction n(**conn);
-    pqxx::result r = n.exec_params("SELECT id FROM players WHERE token_hash = $1", Bytes(hash));
-    if (r.empty()) return absl::UnauthenticatedError("unknown token");
-    Caller caller{r[0][0].as<std::string>(), ""};
-    absl::MutexLock lock(&auth_mu_);
-    if (auth_cache_.size() > 100000) auth_cache_.clear();  // ids never change: safe to drop
-    auth_cache_[hash] = caller;
-    return caller;
-  } catch (const std::exception& e) {
-    return pg::FromException(e);
-  }
+void MatchmakingService::Drain() {
+  draining_ = true;
+  watchers_.EndAll(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server shutting down: reconnect"),
+                   WatchEnd::kShutdown);
+  background_.Stop();
+  watchers_.Stop();
+  connections_.Stop();
+  tickets_.Stop(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server shutting down: reconnect"));
+  hub_.Stop();
 }
 
 MatchmakingService::GuessKeys MatchmakingService::GuessKeysOf(const grpc::ServerContextBase& ctx,

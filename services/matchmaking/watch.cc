@@ -8,10 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "libs/pg/prepared.h"
 #include "libs/service/client_address.h"
+#include "services/matchmaking/ids.h"
 #include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/seating.h"
-#include "services/matchmaking/store.h"
 
 namespace tablero::matchmaking {
 
@@ -58,7 +58,7 @@ void MatchmakingService::OpenWatch(const std::shared_ptr<WatchStream>& stream,
   std::string player;
   bool admitted = false;
   absl::Status s;
-  auto caller = AuthenticateHeader(open.authorization, false);
+  auto caller = auth_.AuthenticateHeader(open.authorization, false);
   if (!caller.ok()) {
     s = caller.status();
   } else {

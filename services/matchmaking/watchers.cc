@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/service/log.h"
-#include "services/matchmaking/store.h"
+#include "services/matchmaking/sql_values.h"
 
 namespace tablero::matchmaking {
 

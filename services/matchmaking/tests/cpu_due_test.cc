@@ -12,7 +12,7 @@
 #include "libs/pg/pool.h"
 #include "services/matchmaking/play.h"
 #include "services/matchmaking/seating.h"
-#include "services/matchmaking/store.h"
+#include "services/matchmaking/sql_values.h"
 #include "tests/support/process.h"
 
 namespace tablero::pg {
@@ -90,12 +90,12 @@ class CpuDueTest : public ::testing::Test {
     a.move.set_notation("e2e4");
     v1::Game out;
     if (path == CommitPath::kOneCall) {
-      auto took = CommitPlay(*pool_, *g, 0, a, false, &out);
+      auto took = CommitPlay(*pool_, PlayConfig{}, *g, 0, a, false, &out);
       ASSERT_TRUE(took.ok()) << took.status();
       ASSERT_EQ(*took, over ? CommitPath::kTransaction : CommitPath::kOneCall);
     } else {
-      absl::Status s =
-          pool_->Tx([&](pqxx::work& w) { return Commit(w, *g, 0, a, false, &out).status(); });
+      absl::Status s = pool_->Tx(
+          [&](pqxx::work& w) { return Commit(w, PlayConfig{}, *g, 0, a, false, &out).status(); });
       ASSERT_TRUE(s.ok()) << s;
     }
   }

@@ -1,31 +1,30 @@
-// The background loop every replica runs. Each piece of work is claimed in the database
-// (row locks with SKIP LOCKED, leases), so with several replicas exactly one acts on
-// each row, and work a killed replica had claimed is picked up again once its lease ends.
+#include "services/matchmaking/background.h"
+
 #include "absl/strings/str_cat.h"
 #include "libs/games/kinds.h"
 #include "libs/pg/prepared.h"
 #include "libs/service/log.h"
-#include "services/matchmaking/matchmaking_service.h"
 #include "services/matchmaking/request_ids.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/seating.h"
-#include "services/matchmaking/store.h"
+#include "services/matchmaking/sql_values.h"
 
 namespace tablero::matchmaking {
 
-void MatchmakingService::StartBackground() {
-  hub_.Start();
-  watchers_.Start();
-  connections_.Start();
-  tickets_.Start([this](const std::vector<std::string>& ids) { return ReadWatchedTickets(ids); });
+Background::Background(BackgroundConfig config, Commits* commits, Backends* backends,
+                       Metrics* metrics, StartGame start_game)
+    : config_(std::move(config)),
+      commits_(commits),
+      backends_(backends),
+      metrics_(metrics),
+      start_game_(std::move(start_game)) {}
+
+void Background::Start() {
   threads_.emplace_back([this] { SchedulerLoop(); });
   for (int i = 0; i < config_.cpu_workers; ++i) threads_.emplace_back([this] { CpuLoop(); });
 }
 
-void MatchmakingService::Drain() {
-  draining_ = true;
-  watchers_.EndAll(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server shutting down: reconnect"),
-                   WatchEnd::kShutdown);
+void Background::Stop() {
   stop_ = true;
   {
     absl::MutexLock lock(&cpu_mu_);
@@ -35,25 +34,21 @@ void MatchmakingService::Drain() {
     if (t.joinable()) t.join();
   }
   threads_.clear();
-  watchers_.Stop();
-  connections_.Stop();
-  tickets_.Stop(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server shutting down: reconnect"));
-  hub_.Stop();
 }
 
-void MatchmakingService::RenewAndSweepConnections() {
+void Background::RenewAndSweepConnections() {
   // Our own streams stay alive...
-  (void)Tx([&](pqxx::work& w) {
+  (void)commits_->Tx([&](pqxx::work& w) {
     w.exec_params(
         "UPDATE connections SET expires_at = now() + make_interval(secs => $2) WHERE replica = $1",
-        config_.replica, kLeaseSeconds);
+        config_.replica, config_.lease_seconds);
     return absl::OkStatus();
   });
   // ...and those of replicas that died expire: one transaction per stream, so the seat's
   // grace clock starts exactly once whichever replica sweeps it.
   for (int i = 0; i < 100 && !stop_; ++i) {
     bool found = false;
-    absl::Status s = Tx([&](pqxx::work& w) -> absl::Status {
+    absl::Status s = commits_->Tx([&](pqxx::work& w) -> absl::Status {
       found = false;
       pqxx::result r = w.exec(
           "SELECT id, room_id, player_id FROM connections WHERE expires_at < now() LIMIT 1 "
@@ -73,8 +68,8 @@ void MatchmakingService::RenewAndSweepConnections() {
   }
 }
 
-void MatchmakingService::CountActiveGames() {
-  (void)Tx([&](pqxx::work& w) {
+void Background::CountActiveGames() {
+  (void)commits_->Tx([&](pqxx::work& w) {
     int64_t n[4] = {0, 0, 0, 0};
     for (const auto& r : w.exec("SELECT kind, count(*) FROM games WHERE NOT over GROUP BY kind")) {
       int k = r[0].as<int>();
@@ -84,7 +79,8 @@ void MatchmakingService::CountActiveGames() {
       metrics_->active_games[row.proto]->Set(double(n[row.proto]));
     int64_t q[4] = {0, 0, 0, 0};
     for (const auto& r :
-         w.exec("SELECT kind, count(*) FROM tickets WHERE status = 1 GROUP BY kind")) {
+         w.exec_params("SELECT kind, count(*) FROM tickets WHERE status = $1 GROUP BY kind",
+                       kTicketWaiting)) {
       int k = r[0].as<int>();
       if (games::ProtoKind(k)) q[k] = r[1].as<int64_t>();
     }
@@ -94,7 +90,7 @@ void MatchmakingService::CountActiveGames() {
   });
 }
 
-absl::StatusOr<MatchmakingService::DueWork> MatchmakingService::ProbeWork() {
+absl::StatusOr<Background::DueWork> Background::Probe() {
   // One statement (one round trip, one transaction): each part is an index look-up
   // (games_cpu_due, tickets_waiting, seats_away; the outbox is small). The ticket status
   // is written into the text, not bound, so that the partial index applies to the
@@ -103,13 +99,13 @@ absl::StatusOr<MatchmakingService::DueWork> MatchmakingService::ProbeWork() {
       "SELECT (SELECT count(*) FROM (SELECT 1 FROM games WHERE cpu_due <= now() AND NOT over "
       "AND (cpu_lease_until IS NULL OR cpu_lease_until < now()) LIMIT $1) c)::int, "
       "EXISTS (SELECT 1 FROM tickets WHERE status = ",
-      static_cast<int>(v1::Ticket::STATUS_WAITING),
+      kTicketWaiting,
       "), EXISTS (SELECT 1 FROM outbox WHERE next_at <= now()), "
       "EXISTS (SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id "
       "WHERE s.away_since IS NOT NULL AND NOT s.cpu_now AND NOT g.over "
       "AND s.away_since <= now() - make_interval(secs => g.grace_seconds))");
   DueWork due;
-  absl::Status s = pool_.Read([&](pqxx::transaction_base& t) {
+  absl::Status s = commits_->pool().Read([&](pqxx::transaction_base& t) {
     pqxx::row r = pg::ExecPrepared(t, "probe_work", kProbe, config_.cpu_workers)[0];
     due.cpu_moves = r[0].as<int>();
     due.tickets = r[1].as<bool>();
@@ -121,7 +117,7 @@ absl::StatusOr<MatchmakingService::DueWork> MatchmakingService::ProbeWork() {
   return due;
 }
 
-void MatchmakingService::SchedulerLoop() {
+void Background::SchedulerLoop() {
   absl::Time next_renew = absl::InfinitePast();
   while (!stop_) {
     absl::Time now = absl::Now();
@@ -129,7 +125,7 @@ void MatchmakingService::SchedulerLoop() {
       RenewAndSweepConnections();
       CountActiveGames();
       CountOutbox();
-      (void)Tx([](pqxx::work& w) {
+      (void)commits_->Tx([](pqxx::work& w) {
         SweepExpired(w);  // retried calls' answers past their time
         return absl::OkStatus();
       });
@@ -137,7 +133,7 @@ void MatchmakingService::SchedulerLoop() {
     }
     // One probe per tick says which work is due; only that runs. (The database down:
     // nothing runs until it answers again.)
-    if (absl::StatusOr<DueWork> due = ProbeWork(); due.ok()) {
+    if (absl::StatusOr<DueWork> due = Probe(); due.ok()) {
       if (due->cpu_moves > 0) WakeCpuWorkers(due->cpu_moves);
       if (due->takeovers) TakeoverSweep();
       if (due->tickets) MatchQueue();

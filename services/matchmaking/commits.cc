@@ -1,0 +1,30 @@
+#include "services/matchmaking/commits.h"
+
+#include "services/matchmaking/room_store.h"
+
+namespace tablero::matchmaking {
+
+absl::Status Commits::Tx(const std::function<absl::Status(pqxx::work&)>& fn) {
+  EventsScope scope;
+  absl::Status s = pool_->Tx([&](pqxx::work& w) {
+    scope.Reset();  // a retried attempt starts over
+    return fn(w);
+  });
+  if (s.ok()) {
+    for (const std::string& room : scope.rooms()) hub_->Publish(room);
+  }
+  return s;
+}
+
+absl::Status Commits::Play(const GameRow& g, int seat, const Applied& a, bool by_cpu,
+                           v1::Game* out) {
+  auto path = CommitPlay(*pool_, play_, g, seat, a, by_cpu, out);
+  if (!path.ok()) return path.status();
+  hub_->Publish(g.room_id);
+  (*path == CommitPath::kOneCall ? metrics_->commits_one_call : metrics_->commits_transaction)
+      ->Increment();
+  if (a.moved) metrics_->moves[g.kind]->Increment();
+  return absl::OkStatus();
+}
+
+}  // namespace tablero::matchmaking
