@@ -129,9 +129,11 @@ class Stream : public grpc::ClientReadReactor<v1::RoomEvent> {
     cv_.notify_all();
   }
   void Cancel() { ctx_.TryCancel(); }
+  // Whether `n` events arrived (the stream may have ended since).
   bool WaitEvents(int n, std::chrono::seconds timeout) {
     std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, timeout, [&] { return done_ || events_ >= n; }) && !done_;
+    cv_.wait_for(lock, timeout, [&] { return done_ || events_ >= n; });
+    return events_ >= n;
   }
   void WaitDone() {
     std::unique_lock<std::mutex> lock(mu_);
@@ -275,25 +277,39 @@ std::vector<Member> MakeMembers(int n, int rooms) {
 }
 
 // Opens a stream per member; returns when each has its own presence event or has ended.
+// A stream the transport dropped before its first event (UNAVAILABLE: a connection asked to
+// go away by --grpc_max_connection_age_seconds as it opened) is opened again, as a client
+// resumes; those are counted apart from the streams the replica refused.
 std::vector<std::unique_ptr<Stream>> Open(const std::vector<Member>& members, int* opened,
                                           int* refused, double* seconds) {
   auto t0 = Clock::now();
   std::vector<std::unique_ptr<Stream>> streams;
   streams.reserve(members.size());
-  for (size_t i = 0; i < members.size(); ++i) {
-    streams.push_back(std::make_unique<Stream>(Stub(i), members[i].room, members[i].after,
-                                               &members[i].guest, false));
-  }
+  auto open = [&](size_t i) {
+    return std::make_unique<Stream>(Stub(i), members[i].room, members[i].after, &members[i].guest,
+                                    false);
+  };
+  for (size_t i = 0; i < members.size(); ++i) streams.push_back(open(i));
   *opened = *refused = 0;
-  for (auto& s : streams) {
-    if (s->WaitEvents(1, std::chrono::seconds(600))) {
-      ++*opened;
-    } else {
-      ++*refused;
-      if (*refused <= 3) std::fprintf(stderr, "refused: %s\n", s->status().error_message().c_str());
+  int reopened = 0;
+  for (size_t i = 0; i < streams.size(); ++i) {
+    for (int attempt = 0;; ++attempt) {
+      if (streams[i]->WaitEvents(1, std::chrono::seconds(600))) {
+        ++*opened;
+        break;
+      }
+      const grpc::Status s = streams[i]->status();
+      if (s.error_code() == grpc::StatusCode::UNAVAILABLE && attempt < 3) {
+        if (++reopened <= 3) std::fprintf(stderr, "reopened: %s\n", s.error_message().c_str());
+        streams[i] = open(i);
+        continue;
+      }
+      if (++*refused <= 3) std::fprintf(stderr, "refused: %s\n", s.error_message().c_str());
+      break;
     }
   }
   *seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (reopened > 0) std::printf("reopened after UNAVAILABLE: %d\n", reopened);
   return streams;
 }
 
