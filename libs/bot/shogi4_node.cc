@@ -37,6 +37,56 @@ bool FlippedAhead(const s4::Position& pos, int sq, int facing) {
   return s4::TypeOf(c) == s4::kKing && !pos.Alive(s4::OwnerOf(c));
 }
 
+// Pieces of `s` standing between its king and an enemy slider on an orthogonal line. Only
+// orthogonal sliders exist: a move can expose the king only when the king is in check,
+// the king itself moves, or the moved piece stands pinned.
+s4::Squares Pinned(const s4::Position& pos, int s, unsigned enemies) {
+  const s4::Tables& t = s4::Tab();
+  const int ksq = pos.king[s];
+  s4::Squares pinned = 0;
+  for (int d = 0; d < 8; d += 2) {
+    int own = s4::kNoSquare;
+    for (int n = t.next[ksq][d]; n != s4::kNoSquare; n = t.next[n][d]) {
+      const s4::Cell c = pos.board[n];
+      if (c == 0) continue;
+      if (own == s4::kNoSquare) {
+        if (s4::OwnerOf(c) != s) break;
+        own = n;
+        continue;
+      }
+      if (s4::Slides(s4::TypeOf(c)) && ((enemies >> s4::OwnerOf(c)) & 1))
+        pinned |= s4::SquareBit(own);
+      break;
+    }
+  }
+  return pinned;
+}
+
+// Adds the board move from -> to of the piece `c` of `s` (plain and promoted, by the
+// engine's rules) unless it leaves the king of `s` attacked; `test_king`: whether it can.
+// `board`: a copy of pos.board for that test (`*copied` says whether it is made yet).
+void AddBoardMove(const s4::Position& pos, int s, s4::Cell c, int from, int to, bool test_king,
+                  s4::Cell* board, bool* copied, s4::MoveList* out) {
+  const s4::Tables& t = s4::Tab();
+  const int type = s4::TypeOf(c), f = s4::FacingOf(c);
+  if (test_king) {
+    if (!*copied) std::memcpy(board, pos.board, sizeof pos.board), *copied = true;
+    const s4::Cell cap = board[to];
+    board[to] = c;
+    board[from] = 0;
+    const bool exposed = s4::Attacked(board, type == s4::kKing ? to : pos.king[s], pos.Enemies(s));
+    board[from] = c;
+    board[to] = cap;
+    if (exposed) return;
+  }
+  const bool pawn = type == s4::kPawn;
+  const bool plain =
+      !(pawn && (t.last[f][to] || (pos.rules.pawn_before_flipped && FlippedAhead(pos, to, f))));
+  if (plain) out->Add(s4::MakeBoardMove(from, to, false));
+  if (s4::CanPromote(type) && (t.zone[f][from] || t.zone[f][to]))
+    out->Add(s4::MakeBoardMove(from, to, true));
+}
+
 }  // namespace
 
 Shogi4Node Shogi4NodeOf(const s4::Position& pos) {
@@ -105,27 +155,7 @@ void Shogi4MateStuck(Shogi4Node& node) {
 void Shogi4BoardMoves(const s4::Position& pos, int s, bool in_check, s4::Squares targets,
                       bool quiet, s4::MoveList* out) {
   const s4::Tables& t = s4::Tab();
-  const unsigned enemies = pos.Enemies(s);
-  const int ksq = pos.king[s];
-  const bool no_pawn_before_flipped = pos.rules.pawn_before_flipped;
-  // Only orthogonal sliders exist: a move can expose the king only when the king is in
-  // check, the king itself moves, or the piece stands pinned on an orthogonal line.
-  s4::Squares pinned = 0;
-  for (int d = 0; d < 8; d += 2) {
-    int own = s4::kNoSquare;
-    for (int n = t.next[ksq][d]; n != s4::kNoSquare; n = t.next[n][d]) {
-      const s4::Cell c = pos.board[n];
-      if (c == 0) continue;
-      if (own == s4::kNoSquare) {
-        if (s4::OwnerOf(c) != s) break;
-        own = n;
-        continue;
-      }
-      if (s4::Slides(s4::TypeOf(c)) && ((enemies >> s4::OwnerOf(c)) & 1))
-        pinned |= s4::SquareBit(own);
-      break;
-    }
-  }
+  const s4::Squares pinned = Pinned(pos, s, pos.Enemies(s));
   // A working board for the king tests, copied on first need.
   s4::Cell board[s4::kSquares];
   bool copied = false;
@@ -135,22 +165,7 @@ void Shogi4BoardMoves(const s4::Position& pos, int s, bool in_check, s4::Squares
     const int type = s4::TypeOf(c), f = s4::FacingOf(c);
     const bool test_king = in_check || type == s4::kKing || (pinned & s4::SquareBit(from)) != 0;
     auto try_to = [&](int to) {
-      if (test_king) {
-        if (!copied) std::memcpy(board, pos.board, sizeof board), copied = true;
-        const s4::Cell cap = board[to];
-        board[to] = c;
-        board[from] = 0;
-        const bool exposed = s4::Attacked(board, type == s4::kKing ? to : ksq, enemies);
-        board[from] = c;
-        board[to] = cap;
-        if (exposed) return;
-      }
-      const bool pawn = type == s4::kPawn;
-      const bool plain =
-          !(pawn && (t.last[f][to] || (no_pawn_before_flipped && FlippedAhead(pos, to, f))));
-      if (plain) out->Add(s4::MakeBoardMove(from, to, false));
-      if (s4::CanPromote(type) && (t.zone[f][from] || t.zone[f][to]))
-        out->Add(s4::MakeBoardMove(from, to, true));
+      AddBoardMove(pos, s, c, from, to, test_king, board, &copied, out);
     };
     const uint8_t steps = t.steps[type][f];
     for (int d = 0; d < 8; ++d) {
@@ -175,6 +190,49 @@ void Shogi4BoardMoves(const s4::Position& pos, int s, bool in_check, s4::Squares
           break;
         }
       }
+    }
+  }
+}
+
+void Shogi4Captures(const s4::Position& pos, unsigned seats, bool in_check, s4::Squares targets,
+                    s4::MoveList* out) {
+  const s4::Tables& t = s4::Tab();
+  s4::Squares occupied = 0, movers = 0;
+  for (int o = 0; o <= s4::kSeats; ++o) {
+    occupied |= pos.pieces[o];
+    if ((seats >> o) & 1) movers |= pos.pieces[o];
+  }
+  targets &= occupied;
+  for (int o = 0; o < s4::kSeats; ++o) targets &= ~s4::SquareBit(pos.king[o]);
+  s4::Squares pinned[s4::kSeats];
+  unsigned have_pinned = 0;
+  const Shogi4Rays& rays = Shogi4RayTable();
+  s4::Cell board[s4::kSquares];
+  bool copied = false;
+  for (s4::Squares b = targets; b != 0;) {
+    const int to = s4::PopSquare(b);
+    const s4::Squares mine = movers & ~pos.pieces[s4::OwnerOf(pos.board[to])];
+    if (mine == 0) continue;
+    auto add = [&](int from) {
+      const s4::Cell c = pos.board[from];
+      const int s = s4::OwnerOf(c);
+      if (!((have_pinned >> s) & 1)) pinned[s] = Pinned(pos, s, pos.Enemies(s));
+      have_pinned |= 1u << s;
+      const bool test_king =
+          in_check || s4::TypeOf(c) == s4::kKing || (pinned[s] & s4::SquareBit(from)) != 0;
+      AddBoardMove(pos, s, c, from, to, test_king, board, &copied, out);
+    };
+    for (int d = 0; d < 8; ++d) {  // pieces one step away that step onto `to`
+      const int n = t.next[to][d];
+      if (n == s4::kNoSquare || !((mine >> n) & 1)) continue;
+      const s4::Cell c = pos.board[n];
+      if ((t.steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((d + 4) & 7)) & 1) add(n);
+    }
+    for (int i = 0; i < 4; ++i) {  // sliders: the nearest piece on each line
+      const s4::Squares ray = rays.ray[to][i];
+      if (!(mine & ray)) continue;
+      const int n = i == 0 || i == 3 ? HighestSquare(occupied & ray) : LowestSquare(occupied & ray);
+      if (((mine >> n) & 1) && s4::Slides(s4::TypeOf(pos.board[n]))) add(n);
     }
   }
 }

@@ -43,6 +43,13 @@ void Shogi4MateStuck(Shogi4Node& node);
 // also those onto an empty square. Singles only (pairs: the partner rule is the engine's).
 void Shogi4BoardMoves(const shogi4::Position& pos, int seat, bool in_check, shogi4::Squares targets,
                       bool quiet, shogi4::MoveList* out);
+// The legal captures onto `targets` of every seat in `seats` (bit per seat; `in_check`:
+// whether those seats are in check, the same for all), found from the targets (their
+// attackers): for one seat the moves of Shogi4BoardMoves(pos, seat, in_check, targets,
+// false, out), in another order (by target square, then steps before slides). The seat
+// of a move is the owner of the piece on its from-square.
+void Shogi4Captures(const shogi4::Position& pos, unsigned seats, bool in_check,
+                    shogi4::Squares targets, shogi4::MoveList* out);
 // Legal drops of `seat` onto the empty squares of `squares`, in GenerateLegal's order.
 void Shogi4Drops(const shogi4::Position& pos, int seat, bool in_check, shogi4::Squares squares,
                  shogi4::MoveList* out);

@@ -232,8 +232,10 @@ class Shogi4Searcher {
     const s4::Squares near = merged ? kNear.area[1][pos.king[me_]] : 0;
     int n_captures = 0;
     s4::MoveList& list = *lists_[ply];
-    auto add = [&](int seat) {
+    auto add = [&](int seat_or_owner) {  // -1: the owner of the moved piece
       for (s4::Move m : list) {
+        const int seat =
+            seat_or_owner >= 0 ? seat_or_owner : s4::OwnerOf(pos.board[s4::MoveFrom(m)]);
         const s4::Cell victim = s4::IsDrop(m) ? 0 : pos.board[s4::MoveTo(m)];
         if (captures && merged && s4::OwnerOf(victim) != me_) continue;
         const int key = OrderKey(pos, m, seat);
@@ -251,21 +253,27 @@ class Shogi4Searcher {
         add(seat);
       }
     };
-    for_seats([&](int seat) {
-      if (pairs) {
-        if (captures) {
-          s4::GenerateCaptures(pos, seat, &list);
+    if (captures && merged && !pairs) {
+      // Every rival's captures of our pieces at once (no rival is in check).
+      list.size = 0;
+      Shogi4Captures(pos, pos.Enemies(me_), false, pos.pieces[me_], &list);
+      add(-1);
+    } else {
+      for_seats([&](int seat) {
+        if (pairs) {
+          if (captures) {
+            s4::GenerateCaptures(pos, seat, &list);
+          } else {
+            s4::GenerateLegal(pos, seat, &list);
+          }
+        } else if (captures) {
+          Shogi4Captures(pos, 1u << seat, check, occupied & ~pos.pieces[seat], &list);
         } else {
-          s4::GenerateLegal(pos, seat, &list);
+          Shogi4BoardMoves(pos, seat, check, occupied & ~pos.pieces[seat], true, &list);
+          Shogi4Drops(pos, seat, check, near, &list);
         }
-      } else if (captures) {
-        const s4::Squares targets = merged ? pos.pieces[me_] : occupied & ~pos.pieces[seat];
-        Shogi4BoardMoves(pos, seat, check, targets, false, &list);
-      } else {
-        Shogi4BoardMoves(pos, seat, check, occupied & ~pos.pieces[seat], true, &list);
-        Shogi4Drops(pos, seat, check, near, &list);
-      }
-    });
+      });
+    }
     if (!captures && !pairs && (beam == 0 || out->cands.size() - size_t(n_captures) < size_t(beam)))
       for_seats([&](int seat) { Shogi4Drops(pos, seat, check, s4::kAllSquares & ~near, &list); });
     std::vector<uint64_t>& order = out->order;

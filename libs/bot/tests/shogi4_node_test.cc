@@ -3,7 +3,8 @@
 // pawn rule), thousands of positions with drops, promotions, checks and mated seats:
 // - its generator move for move and in order against shogi4::GenerateLegal (board moves
 //   then drops) and shogi4::GenerateCaptures, for every seat still playing, and onto
-//   random target and drop square sets against the engine's list filtered to them;
+//   random target and drop square sets against the engine's list filtered to them; its
+//   captures found from their targets (Shogi4Captures) as a set against the same;
 // - its move step against shogi4::MakeMove for a random move of every seat still playing:
 //   the same position, or (a seat picked while not in check has no legal move) the same
 //   after Shogi4MateStuck; its material against a count from scratch, its check flag
@@ -12,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -70,7 +72,7 @@ void ExpectNodeMatches(const Shogi4Node& node, const char* where) {
 TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
   std::mt19937_64 rng(2027);
   int positions = 0, drops = 0, promotions = 0, in_check = 0, mates = 0, stuck = 0, eliminated = 0,
-      steps = 0;
+      steps = 0, captures = 0;
   for (int variant = 0; variant < 8; ++variant) {
     s4::Rules rules;
     rules.format = variant & 1 ? s4::Format::kPairs : s4::Format::kSingles;
@@ -122,6 +124,18 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
               << "variant " << variant << " ply " << ply << " seat " << seat;
           ASSERT_EQ(Fast(pos, seat, others, false, 0), Engine(pos, seat, true))
               << "variant " << variant << " ply " << ply << " seat " << seat;
+          {  // Captures found from their targets: the same moves in another order.
+            static s4::MoveList list;
+            list.size = 0;
+            const s4::Squares targets = RandomSquares(rng);
+            Shogi4Captures(pos, 1u << seat, s4::InCheck(pos, seat), targets, &list);
+            std::vector<s4::Move> got(list.begin(), list.end());
+            std::vector<s4::Move> want = Fast(pos, seat, targets, false, 0);
+            std::sort(got.begin(), got.end());
+            std::sort(want.begin(), want.end());
+            ASSERT_EQ(got, want) << "variant " << variant << " ply " << ply << " seat " << seat;
+            captures += int(want.size());
+          }
           // Onto random target squares and drop squares: the engine's moves that go there.
           const s4::Squares targets = RandomSquares(rng), squares = RandomSquares(rng);
           std::vector<s4::Move> expected;
@@ -134,6 +148,25 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
             if (s4::IsDrop(m) && (squares & s4::SquareBit(s4::MoveTo(m)))) expected.push_back(m);
           ASSERT_EQ(Fast(pos, seat, targets, true, squares), expected)
               << "variant " << variant << " ply " << ply << " seat " << seat;
+        }
+        {  // Every seat's captures at once (as best-reply asks them), when none is in check.
+          unsigned seats = 0;
+          std::vector<s4::Move> want;
+          for (int seat = 0; seat < s4::kSeats; ++seat) {
+            if (!pos.Alive(seat) || s4::InCheck(pos, seat)) continue;
+            seats |= 1u << seat;
+            const std::vector<s4::Move> c = Engine(pos, seat, true);
+            want.insert(want.end(), c.begin(), c.end());
+          }
+          static s4::MoveList list;
+          list.size = 0;
+          Shogi4Captures(pos, seats, false, s4::kAllSquares, &list);
+          std::vector<s4::Move> got(list.begin(), list.end());
+          std::sort(got.begin(), got.end());
+          std::sort(want.begin(), want.end());
+          if (!pairs) {
+            ASSERT_EQ(got, want) << "variant " << variant << " ply " << ply;
+          }
         }
         // The playout: captures twice as likely as other moves (pieces change hands,
         // kings get mated).
@@ -153,6 +186,7 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
   EXPECT_GT(drops, 100000);
   EXPECT_GT(promotions, 10000);
   EXPECT_GT(in_check, 500);
+  EXPECT_GT(captures, 10000);
   EXPECT_GT(mates, 20);
   EXPECT_GT(eliminated, 1000);
   RecordProperty("stuck", stuck);
