@@ -230,7 +230,7 @@ class Shogi4Searcher {
     s4::Squares occupied = 0;
     for (s4::Squares b : pos.pieces) occupied |= b;
     const s4::Squares near = merged ? kNear.area[1][pos.king[me_]] : 0;
-    int n_captures = 0;
+    int n_captures = 0, plain[2] = {0, 0};
     s4::MoveList& list = *lists_[ply];
     auto add = [&](int seat_or_owner) {  // -1: the owner of the moved piece
       for (s4::Move m : list) {
@@ -239,6 +239,9 @@ class Shogi4Searcher {
         const s4::Cell victim = s4::IsDrop(m) ? 0 : pos.board[s4::MoveTo(m)];
         if (captures && merged && s4::OwnerOf(victim) != me_) continue;
         const int key = OrderKey(pos, m, seat);
+        // The plain quiet moves (key 0) and far drops (key -100) rank among their like in
+        // generation order: beyond the first `beam` of each, none can be searched.
+        if (beam > 0 && key <= 0 && ++plain[key < 0] > beam) continue;
         out->order.push_back(uint64_t(key + kKeyBias) << 32 | ~uint32_t(out->cands.size()));
         out->cands.push_back({key, seat, m});
         n_captures += key >= kCaptureKey;
@@ -267,7 +270,8 @@ class Shogi4Searcher {
             s4::GenerateLegal(pos, seat, &list);
           }
         } else if (captures) {
-          Shogi4Captures(pos, 1u << seat, check, occupied & ~pos.pieces[seat], &list);
+          // One seat: from its pieces (fewer than the targets, the other seats' pieces).
+          Shogi4BoardMoves(pos, seat, check, occupied & ~pos.pieces[seat], false, &list);
         } else {
           Shogi4BoardMoves(pos, seat, check, occupied & ~pos.pieces[seat], true, &list);
           Shogi4Drops(pos, seat, check, near, &list);
