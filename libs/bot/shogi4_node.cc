@@ -65,8 +65,9 @@ s4::Squares Pinned(const s4::Position& pos, int s, unsigned enemies) {
 // Adds the board move from -> to of the piece `c` of `s` (plain and promoted, by the
 // engine's rules) unless it leaves the king of `s` attacked; `test_king`: whether it can.
 // `board`: a copy of pos.board for that test (`*copied` says whether it is made yet).
-void AddBoardMove(const s4::Position& pos, int s, s4::Cell c, int from, int to, bool test_king,
-                  s4::Cell* board, bool* copied, s4::MoveList* out) {
+[[gnu::always_inline]] inline void AddBoardMove(const s4::Position& pos, int s, s4::Cell c,
+                                                int from, int to, bool test_king, s4::Cell* board,
+                                                bool* copied, s4::MoveList* out) {
   const s4::Tables& t = s4::Tab();
   const int type = s4::TypeOf(c), f = s4::FacingOf(c);
   if (test_king) {
