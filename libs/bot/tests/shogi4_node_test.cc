@@ -192,5 +192,43 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
   RecordProperty("stuck", stuck);
 }
 
+// A seat picked while not in check and without a legal move (its king boxed in by two
+// rooks, nothing in hand): the engine mates it at once; Shogi4Make leaves it to move, and
+// Shogi4MateStuck then gives the engine's position.
+TEST(Shogi4Node, AStuckSeatIsMatedAsTheEngineDoes) {
+  s4::Position pos = s4::StartPosition(s4::Rules{}, 0);
+  std::memset(pos.board, 0, sizeof pos.board);
+  for (s4::Squares& b : pos.pieces) b = 0;
+  auto put = [&](int sq, int type, int owner) {
+    pos.board[sq] = s4::MakeCell(type, owner, owner);
+    pos.pieces[owner] |= s4::SquareBit(sq);
+    if (type == s4::kKing) pos.king[owner] = static_cast<uint8_t>(sq);
+  };
+  put(s4::MakeSquare(8, 8), s4::kKing, 0);
+  put(s4::MakeSquare(2, 1), s4::kRook, 0);  // covers 8b and 8a
+  put(s4::MakeSquare(1, 5), s4::kRook, 0);  // covers 9b
+  put(s4::MakeSquare(0, 0), s4::kKing, 1);  // 9a: not attacked, every step is
+  put(s4::MakeSquare(0, 8), s4::kKing, 2);
+  put(s4::MakeSquare(8, 0), s4::kKing, 3);
+  ASSERT_FALSE(s4::InCheck(pos, 1));
+  ASSERT_FALSE(s4::HasLegalMove(pos, 1));
+  const s4::Move m = s4::MakeBoardMove(s4::MakeSquare(8, 8), s4::MakeSquare(8, 7), false);
+  ASSERT_TRUE(s4::IsLegal(pos, m));
+  s4::Position engine = pos;
+  s4::MakeMove(engine, m);
+  ASSERT_EQ(engine.n_elim, 1);
+  ASSERT_EQ(engine.elim[0], 1);
+  ASSERT_EQ(engine.mated_by[1], 0);
+
+  Shogi4Node node = Shogi4NodeOf(pos);
+  Shogi4Make(node, 0, m);
+  EXPECT_EQ(node.pos.to_move, 1);
+  EXPECT_EQ(node.pos.n_elim, 0);
+  EXPECT_FALSE(node.in_check);
+  Shogi4MateStuck(node);
+  EXPECT_TRUE(Same(node.pos, engine));
+  ExpectNodeMatches(node, "stuck");
+}
+
 }  // namespace
 }  // namespace tablero::bot
