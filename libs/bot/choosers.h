@@ -32,7 +32,7 @@ class Rng {
 // The instant a search must stop: the request's arrival (bot.cc has filled it in) plus its
 // budget, less a little for converting the answer and sending it (a tenth, at most 20 ms).
 inline SearchClock::Clock::time_point HardLimit(const Request& request) {
-  const int reserve = std::min(20, request.budget_ms / 10);
+  const int reserve = std::min(30, request.budget_ms / 5);
   return request.arrival + std::chrono::milliseconds(std::max(1, request.budget_ms - reserve));
 }
 
