@@ -20,6 +20,10 @@ struct Request {
   // When the request arrived: the budget counts from here, so time spent waiting before
   // ChooseMove (decoding, a queue) is not thought again. Default: when ChooseMove is called.
   std::chrono::steady_clock::time_point arrival{};
+  // false: with a seed, the chess and Chinese Checkers searches stop by their node budgets
+  // alone, never by the clock, so the move does not depend on the machine's load (for
+  // benchmarks; a service must answer on time). Ignored without a seed.
+  bool use_clock = true;
 };
 
 struct Choice {

@@ -144,8 +144,7 @@ class CheckersSearcher {
 
   int Search(const State& st, int depth, int alpha, int beta, bool my_turn, int ply) {
     ++nodes_;
-    if ((max_nodes_ && nodes_ >= max_nodes_) ||
-        ((nodes_ & 7) == 0 && clock_.Expired())) {
+    if ((max_nodes_ && nodes_ >= max_nodes_) || ((nodes_ & 7) == 0 && clock_.Expired())) {
       stop_ = true;
     }
     if (stop_) return 0;
@@ -214,8 +213,9 @@ absl::StatusOr<Choice> ChooseCheckers(const game::Game& game, const Request& req
     const int depth = std::clamp(spec.max_depth / 2 + 1, 1, 7);
     uint64_t nodes = spec.max_nodes / 8;
     if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * 20;
-    CheckersSearcher s(me, depth, nodes, SearchClock(HardLimit(request)), spec.noise_cp / 4,
-                       rng.Next());
+    CheckersSearcher s(me, depth, nodes,
+                       Clocked(request, seeded) ? SearchClock(HardLimit(request)) : SearchClock(),
+                       spec.noise_cp / 4, rng.Next());
     int score = 0, d = 0;
     uint64_t n = 0;
     const Mv m = s.Run(st, &score, &d, &n);

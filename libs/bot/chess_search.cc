@@ -67,8 +67,8 @@ class Searcher {
     if (limits.deadline != std::chrono::steady_clock::time_point{}) {
       clock_ = SearchClock(limits.deadline);
     } else if (limits.time_ms > 0) {
-      clock_ = SearchClock(std::chrono::steady_clock::now() +
-                           std::chrono::milliseconds(limits.time_ms));
+      clock_ =
+          SearchClock(std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.time_ms));
     }
   }
 

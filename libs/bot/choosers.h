@@ -30,11 +30,14 @@ class Rng {
 };
 
 // The instant a search must stop: the request's arrival (bot.cc has filled it in) plus its
-// budget, less a little for converting the answer and sending it (a tenth, at most 20 ms).
+// budget, less a little for converting the answer and sending it (a fifth, at most 30 ms).
 inline SearchClock::Clock::time_point HardLimit(const Request& request) {
   const int reserve = std::min(30, request.budget_ms / 5);
   return request.arrival + std::chrono::milliseconds(std::max(1, request.budget_ms - reserve));
 }
+// Whether the search stops by the clock: always, except a seeded request that asked for
+// nodes only.
+inline bool Clocked(const Request& request, bool seeded) { return !seeded || request.use_clock; }
 
 // `seed` is never 0 here (bot.cc draws one for unseeded requests); `seeded` tells whether
 // the caller asked for a repeatable answer; `request.arrival` is set.

@@ -32,8 +32,8 @@ class SearchClock {
   int64_t TotalMs() const {
     return has_limit_
                ? std::max<int64_t>(
-                     0, std::chrono::duration_cast<std::chrono::milliseconds>(limit_ - start_)
-                            .count())
+                     0,
+                     std::chrono::duration_cast<std::chrono::milliseconds>(limit_ - start_).count())
                : 0;
   }
 

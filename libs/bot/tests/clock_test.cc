@@ -1,13 +1,14 @@
 // The searches' clock: the budget counts from the request's arrival, and a pause off the
 // CPU brings the stop forward. Each test compares two cases whose difference does not
 // depend on the machine's speed or load.
+#include "libs/bot/clock.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
 
 #include "libs/bot/bot.h"
-#include "libs/bot/clock.h"
 #include "libs/games/games.h"
 
 namespace tablero::bot {
