@@ -212,7 +212,7 @@ absl::StatusOr<Choice> ChooseCheckers(const game::Game& game, const Request& req
     // Depth in layers: the chess depth of the level, shrunk (a layer here is far wider).
     const int depth = std::clamp(spec.max_depth / 2 + 1, 1, 7);
     uint64_t nodes = spec.max_nodes / 8;
-    if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * 20;
+    if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * kSeededNodesPerMs;
     CheckersSearcher s(me, depth, nodes,
                        Clocked(request, seeded) ? SearchClock(HardLimit(request)) : SearchClock(),
                        spec.noise_cp / 4, rng.Next());
