@@ -130,6 +130,8 @@ int main(int argc, char** argv) {
     std::vector<int> errors(n, 0);
     std::vector<std::unique_ptr<tablero::v1::Bot::Stub>> stubs;
     std::vector<std::thread> threads;
+    threads.reserve(n);
+    stubs.reserve(n);
     for (int i = 0; i < n; ++i) {
       // A channel per game, as separate players' requests would arrive.
       grpc::ChannelArguments args;
