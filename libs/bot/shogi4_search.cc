@@ -61,16 +61,15 @@ const NearAreas kNear = [] {
 
 class Shogi4Searcher {
  public:
-  Shogi4Searcher(int me, int max_depth, bool brs, uint64_t max_nodes, int64_t time_ms, int noise,
+  Shogi4Searcher(int me, int max_depth, bool brs, uint64_t max_nodes, SearchClock clock, int noise,
                  uint64_t seed)
       : me_(me),
         max_depth_(max_depth),
         brs_(brs),
         max_nodes_(max_nodes),
-        time_ms_(time_ms),
         noise_(noise),
         seed_(seed),
-        start_(std::chrono::steady_clock::now()) {
+        clock_(clock) {
     for (auto& l : lists_) l = std::make_unique<s4::MoveList>();
   }
 
@@ -98,7 +97,8 @@ class Shogi4Searcher {
       ranked = next;
       *depth = d;
       if (ranked[0].first >= kWin / 2) break;
-      if (time_ms_ > 0 && Elapsed() * 3 > time_ms_) break;
+      // Another iteration would not finish in what is left.
+      if (clock_.has_limit() && clock_.ElapsedMs() * 3 > clock_.TotalMs()) break;
     }
     *nodes = nodes_;
     // A mate is the first tie-break of the ranking and cannot be taken back; the optimistic
@@ -115,12 +115,6 @@ class Shogi4Searcher {
   }
 
  private:
-  int64_t Elapsed() const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                                 start_)
-        .count();
-  }
-
   int Noise(s4::Move m) const {
     if (noise_ <= 0) return 0;
     uint64_t z = (seed_ ^ m) * 0x9E3779B97F4A7C15ULL;
@@ -178,8 +172,7 @@ class Shogi4Searcher {
 
   bool Tick() {
     ++nodes_;
-    if ((max_nodes_ && nodes_ >= max_nodes_) ||
-        ((nodes_ & 7) == 0 && time_ms_ > 0 && Elapsed() >= time_ms_)) {
+    if ((max_nodes_ && nodes_ >= max_nodes_) || ((nodes_ & 7) == 0 && clock_.Expired())) {
       stop_ = true;
     }
     return stop_;
@@ -396,10 +389,9 @@ class Shogi4Searcher {
   const int me_, max_depth_;
   const bool brs_;
   const uint64_t max_nodes_;
-  const int64_t time_ms_;
   const int noise_;
   const uint64_t seed_;
-  const std::chrono::steady_clock::time_point start_;
+  SearchClock clock_;
   uint64_t nodes_ = 0;
   bool stop_ = false;
   std::unique_ptr<s4::MoveList> lists_[kMaxPly];
@@ -428,8 +420,9 @@ absl::StatusOr<Choice> ChooseShogi4(const game::Game& game, const Request& reque
   const int depth = std::clamp(spec.max_depth / 2 + 1, 1, brs ? 8 : 6);
   uint64_t nodes = spec.max_nodes / 4;
   if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * 20;
-  const int64_t time_ms = std::max(1, request.budget_ms - std::min(20, request.budget_ms / 10));
-  Shogi4Searcher s(me, depth, brs, nodes, time_ms, spec.noise_cp, rng.Next());
+  Shogi4Searcher s(me, depth, brs, nodes,
+                   Clocked(request, seeded) ? SearchClock(HardLimit(request)) : SearchClock(),
+                   spec.noise_cp, rng.Next());
   const auto ranked = s.Run(pos, &c.depth, &c.nodes);
   for (const auto& [score, m] : ranked) {
     auto parsed = game.ParseMove(s4::MoveText(m));
