@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -47,8 +48,9 @@ ABSL_FLAG(int, max_plies, 600, "a game still running after this many plies is a 
 ABSL_FLAG(uint64_t, seed, 1, "seed for the openings");
 ABSL_FLAG(bool, verbose, false, "print every game");
 ABSL_FLAG(bool, seeded, false,
-          "give the bot a seed per move (repeatable node-limited searches) instead of seed 0 "
-          "(searches limited by the clock)");
+          "give the bot a seed per move (repeatable node-limited searches, chess and "
+          "checkers never stopped by the clock, so the result does not depend on the "
+          "machine's load) instead of seed 0 (searches limited by the clock)");
 
 namespace {
 
@@ -137,6 +139,7 @@ struct Stats {
   int n = 0, wins = 0, draws = 0, losses = 0;
   int firsts = 0;  // games A finished in first place, alone (place 1)
   int64_t think_ms = 0, moves = 0, overruns = 0;
+  std::map<std::string, int> ended;  // how the games ended: the result's reason, or unfinished
   void Add(double s) {
     sum += s;
     sum2 += s * s;
@@ -194,6 +197,7 @@ double PlayGame(std::unique_ptr<Game> g, int a_seat, const Player& a, const Play
       req.level = p.level;
       req.budget_ms = ms;
       req.seed = absl::GetFlag(FLAGS_seeded) ? rng() | 1 : 0;
+      req.use_clock = !absl::GetFlag(FLAGS_seeded);
       auto c = tablero::bot::ChooseMove(*g, req);
       if (!c.ok()) {
         fprintf(stderr, "bot failed: %s\n", std::string(c.status().message()).c_str());
@@ -220,6 +224,7 @@ double PlayGame(std::unique_ptr<Game> g, int a_seat, const Player& a, const Play
     ++plies;
   }
   const auto res = g->result();
+  ++stats->ended[res.over ? res.reason : "unfinished after --max_plies"];
   if (!res.over) return 0.5;
   const int mine = res.places[a_seat];
   if (mine == 1 && std::count(res.places.begin(), res.places.end(), 1) == 1) ++stats->firsts;
@@ -328,5 +333,8 @@ int main(int argc, char** argv) {
          static_cast<long long>(stats.moves),
          stats.moves ? double(stats.think_ms) / stats.moves : 0.0,
          static_cast<long long>(stats.overruns), secs);
+  printf("ended:");
+  for (const auto& [reason, count] : stats.ended) printf(" %s %d;", reason.c_str(), count);
+  printf("\n");
   return 0;
 }

@@ -221,7 +221,8 @@ void PlayVsCpu(v1::Matchmaking::Stub* a, Stats* stats, int level, uint32_t seed)
         std::lock_guard<std::mutex> l2(stats->mu);
         ++stats->cpu_moves;
       }
-      if (e.has_turn_changed()) {
+      // The MakeMove answer may have told us of a later turn already: never go back.
+      if (e.has_turn_changed() && e.turn_changed().ply() >= ply) {
         ply = e.turn_changed().ply();
         to_move = e.turn_changed().to_move();
       }

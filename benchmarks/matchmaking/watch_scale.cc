@@ -1,6 +1,6 @@
 // Live play at site scale (see watch_scale.sh and README.md): one process
-// holding many Watch streams on one matchmaking replica, on gRPC's callback client API
-// (no thread per stream).
+// holding many Watch streams on one matchmaking replica, on gRPC's async client API over
+// a few completion queues (no thread per stream).
 //
 //   --phase=idle    opens --streams streams with player tokens over --rooms rooms (each
 //                   player a member of its room), holds them idle for --idle_seconds and
@@ -8,8 +8,9 @@
 //                   --pid) and Postgres transactions/s (pg_stat_database over
 //                   --database_url), first with no stream open, then with all of them.
 //   --phase=fanout  --watchers anonymous streams on one room while two guests play
-//                   --moves chess moves in it: commit (the event's time) to the last
-//                   watcher's receipt, p50/p99.
+//                   --moves chess moves in it, each once the one before reached every
+//                   watcher: commit (the event's time) to the last watcher's receipt,
+//                   p50/p99.
 //   --phase=burst   --calls unary calls at once: the replica's peak threads, and outcomes.
 //   --phase=hold    opens --streams streams, prints "holding" and holds them until killed
 //                   (watch_scale.sh runs matchmaking_load beside it).
@@ -44,6 +45,8 @@ ABSL_FLAG(double, settle_seconds, 20,
           "wait before each idle window: set-up writes, presence batches and autovacuum end");
 ABSL_FLAG(int, watchers, 1000, "anonymous streams on the fan-out room");
 ABSL_FLAG(int, moves, 100, "moves played in the fan-out room");
+ABSL_FLAG(int, move_gap_ms, 50,
+          "pause between a move reaching every watcher and the next move (fan-out)");
 ABSL_FLAG(int, calls, 2000, "unary calls sent at once (burst)");
 ABSL_FLAG(int, pid, 0, "the replica's process id (for /proc)");
 ABSL_FLAG(std::string, database_url, "", "the Postgres the replica uses (pg_stat_database)");
@@ -92,46 +95,73 @@ void ParallelFor(int n, Fn fn) {
 }
 
 // One Watch stream on the callback API. Counts events, notes when each seq arrived.
-class Stream : public grpc::ClientReadReactor<v1::RoomEvent> {
+// The streams' completion queues, one thread each. The generator uses gRPC's async client
+// API on queues of its own, as the replica does for Watch (watch_stream.h): on the callback
+// API every read of every stream would search one shared queue's pending operations
+// (Debian's libgrpc keeps its debug checks), and the generator, not the replica, would set
+// the fan-out latency.
+class Queues {
+ public:
+  // The completion queue for stream `i`.
+  static grpc::CompletionQueue* For(size_t i) {
+    static Queues* q = new Queues(4);  // lives until exit: streams may outlive main's scope
+    return q->cqs_[i % q->cqs_.size()].get();
+  }
+
+ private:
+  explicit Queues(int n) {
+    for (int i = 0; i < n; ++i) {
+      cqs_.push_back(std::make_unique<grpc::CompletionQueue>());
+      std::thread([cq = cqs_.back().get()] {
+        void* tag = nullptr;
+        bool ok = false;
+        while (cq->Next(&tag, &ok)) static_cast<Tag*>(tag)->Proceed(ok);
+      }).detach();
+    }
+  }
+
+ public:
+  // An operation in flight on a queue.
+  struct Tag {
+    virtual ~Tag() = default;
+    virtual void Proceed(bool ok) = 0;
+  };
+
+ private:
+  std::vector<std::unique_ptr<grpc::CompletionQueue>> cqs_;
+};
+
+// One Watch stream: reads until the stream ends, counting (and with `record`, timing) the
+// room events it receives.
+class Stream {
  public:
   Stream(v1::Matchmaking::Stub* mm, const std::string& room, int64_t after, const Guest* g,
-         bool record)
+         bool record, grpc::CompletionQueue* cq)
       : record_(record) {
     if (g != nullptr) ctx_.AddMetadata("authorization", "Bearer " + g->token);
     req_.set_room_id(room);
     req_.set_after_seq(after);
-    mm->async()->Watch(&ctx_, &req_, this);
-    StartRead(&ev_);
-    StartCall();
+    reader_ = mm->PrepareAsyncWatch(&ctx_, req_, cq);
+    reader_->StartCall(&started_);
   }
-  void OnReadDone(bool ok) override {
-    if (!ok) return;  // OnDone follows
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (ev_.seq() > 0) {
-        ++events_;
-        if (record_) {
-          const auto committed = std::chrono::system_clock::time_point(
-              std::chrono::seconds(ev_.time().seconds()) +
-              std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                  std::chrono::nanoseconds(ev_.time().nanos())));
-          arrivals_.push_back({ev_.seq(), std::chrono::system_clock::now(), committed});
-        }
-      }
-    }
-    cv_.notify_all();
-    StartRead(&ev_);
+  // Waits for the stream to end (gRPC must return its tags before it goes).
+  ~Stream() {
+    Cancel();
+    WaitDone();
   }
-  void OnDone(const grpc::Status& s) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    status_ = s;
-    done_ = true;
-    cv_.notify_all();
-  }
+
   void Cancel() { ctx_.TryCancel(); }
+  // Whether `n` events arrived (the stream may have ended since).
   bool WaitEvents(int n, std::chrono::seconds timeout) {
     std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, timeout, [&] { return done_ || events_ >= n; }) && !done_;
+    cv_.wait_for(lock, timeout, [&] { return done_ || events_ >= n; });
+    return events_ >= n;
+  }
+  // Whether the event with `seq` (or a later one) arrived within `timeout`.
+  bool WaitSeq(int64_t seq, std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_for(lock, timeout, [&] { return done_ || last_seq_ >= seq; }) &&
+           last_seq_ >= seq;
   }
   void WaitDone() {
     std::unique_lock<std::mutex> lock(mu_);
@@ -159,13 +189,60 @@ class Stream : public grpc::ClientReadReactor<v1::RoomEvent> {
   }
 
  private:
+  struct Step final : Queues::Tag {
+    Step(Stream* s, void (Stream::*fn)(bool)) : stream(s), on(fn) {}
+    void Proceed(bool ok) override { (stream->*on)(ok); }
+    Stream* stream;
+    void (Stream::*on)(bool);
+  };
+  void OnStarted(bool ok) {
+    if (ok) {
+      reader_->Read(&ev_, &read_);
+    } else {
+      reader_->Finish(&final_, &finished_);
+    }
+  }
+  void OnRead(bool ok) {
+    if (!ok) {
+      reader_->Finish(&final_, &finished_);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (ev_.seq() > 0) {
+        ++events_;
+        last_seq_ = ev_.seq();
+        if (record_) {
+          const auto committed = std::chrono::system_clock::time_point(
+              std::chrono::seconds(ev_.time().seconds()) +
+              std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                  std::chrono::nanoseconds(ev_.time().nanos())));
+          arrivals_.push_back({ev_.seq(), std::chrono::system_clock::now(), committed});
+        }
+      }
+    }
+    cv_.notify_all();
+    reader_->Read(&ev_, &read_);
+  }
+  void OnFinished(bool /*ok*/) {
+    std::lock_guard<std::mutex> lock(mu_);
+    status_ = final_;
+    done_ = true;
+    cv_.notify_all();
+  }
+
   grpc::ClientContext ctx_;
   v1::WatchRequest req_;
   v1::RoomEvent ev_;
+  std::unique_ptr<grpc::ClientAsyncReader<v1::RoomEvent>> reader_;
+  Step started_{this, &Stream::OnStarted}, read_{this, &Stream::OnRead},
+      finished_{this, &Stream::OnFinished};
+  grpc::Status final_;  // written by gRPC before `finished_` returns
   const bool record_;
   std::mutex mu_;
   std::condition_variable cv_;
   int events_ = 0;
+  int64_t last_seq_ = 0;
   bool done_ = false;
   grpc::Status status_;
   std::vector<Arrival> arrivals_;
@@ -275,25 +352,39 @@ std::vector<Member> MakeMembers(int n, int rooms) {
 }
 
 // Opens a stream per member; returns when each has its own presence event or has ended.
+// A stream the transport dropped before its first event (UNAVAILABLE: a connection asked to
+// go away by --grpc_max_connection_age_seconds as it opened) is opened again, as a client
+// resumes; those are counted apart from the streams the replica refused.
 std::vector<std::unique_ptr<Stream>> Open(const std::vector<Member>& members, int* opened,
                                           int* refused, double* seconds) {
   auto t0 = Clock::now();
   std::vector<std::unique_ptr<Stream>> streams;
   streams.reserve(members.size());
-  for (size_t i = 0; i < members.size(); ++i) {
-    streams.push_back(std::make_unique<Stream>(Stub(i), members[i].room, members[i].after,
-                                               &members[i].guest, false));
-  }
+  auto open = [&](size_t i) {
+    return std::make_unique<Stream>(Stub(i), members[i].room, members[i].after, &members[i].guest,
+                                    false, Queues::For(i));
+  };
+  for (size_t i = 0; i < members.size(); ++i) streams.push_back(open(i));
   *opened = *refused = 0;
-  for (auto& s : streams) {
-    if (s->WaitEvents(1, std::chrono::seconds(600))) {
-      ++*opened;
-    } else {
-      ++*refused;
-      if (*refused <= 3) std::fprintf(stderr, "refused: %s\n", s->status().error_message().c_str());
+  int reopened = 0;
+  for (size_t i = 0; i < streams.size(); ++i) {
+    for (int attempt = 0;; ++attempt) {
+      if (streams[i]->WaitEvents(1, std::chrono::seconds(600))) {
+        ++*opened;
+        break;
+      }
+      const grpc::Status s = streams[i]->status();
+      if (s.error_code() == grpc::StatusCode::UNAVAILABLE && attempt < 3) {
+        if (++reopened <= 3) std::fprintf(stderr, "reopened: %s\n", s.error_message().c_str());
+        streams[i] = open(i);
+        continue;
+      }
+      if (++*refused <= 3) std::fprintf(stderr, "refused: %s\n", s.error_message().c_str());
+      break;
     }
   }
   *seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (reopened > 0) std::printf("reopened after UNAVAILABLE: %d\n", reopened);
   return streams;
 }
 
@@ -362,7 +453,8 @@ int RunFanout() {
   const int n = absl::GetFlag(FLAGS_watchers);
   std::vector<std::unique_ptr<Stream>> watchers;
   for (int i = 0; i < n; ++i) {
-    watchers.push_back(std::make_unique<Stream>(Stub(i), room.id(), 0, nullptr, true));
+    watchers.push_back(
+        std::make_unique<Stream>(Stub(i), room.id(), 0, nullptr, true, Queues::For(i)));
   }
   for (auto& s : watchers) {
     if (!s->WaitEvents(2, std::chrono::seconds(120))) {  // the two members' joins
@@ -371,7 +463,8 @@ int RunFanout() {
     }
   }
   // The players' own streams keep their seats connected.
-  Stream ws(mm, room.id(), 0, &w, false), ks(mm, room.id(), 0, &k, false);
+  Stream ws(mm, room.id(), 0, &w, false, Queues::For(0)),
+      ks(mm, room.id(), 0, &k, false, Queues::For(1));
   v1::Game game;
   {
     grpc::ClientContext ctx;
@@ -400,7 +493,15 @@ int RunFanout() {
     }
     ++ply;
     seqs.push_back(resp.game().seq());
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    // The next move once this one reached every watcher (or 5 s went by): each move's
+    // latency is its own fan-out, not a queue left by the moves before it.
+    const auto give_up = Clock::now() + std::chrono::seconds(5);
+    for (auto& s : watchers) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(give_up - Clock::now());
+      if (left.count() <= 0 || !s->WaitSeq(seqs.back(), left)) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(absl::GetFlag(FLAGS_move_gap_ms)));
     if (resp.game().result().over()) {
       grpc::ClientContext rctx;
       Auth(&rctx, w);

@@ -5,6 +5,7 @@
 #ifndef TABLERO_LIBS_BOT_BOT_H_
 #define TABLERO_LIBS_BOT_BOT_H_
 
+#include <chrono>
 #include <cstdint>
 
 #include "absl/status/statusor.h"
@@ -16,6 +17,13 @@ struct Request {
   int level = 10;     // 1..10
   int budget_ms = 0;  // > 0: hard thinking limit (the caller resolves defaults and caps)
   uint64_t seed = 0;  // 0 = nondeterministic
+  // When the request arrived: the budget counts from here, so time spent waiting before
+  // ChooseMove (decoding, a queue) is not thought again. Default: when ChooseMove is called.
+  std::chrono::steady_clock::time_point arrival{};
+  // false: with a seed, the chess and Chinese Checkers searches stop by their node budgets
+  // alone, never by the clock, so the move does not depend on the machine's load (for
+  // benchmarks; a service must answer on time). Ignored without a seed.
+  bool use_clock = true;
 };
 
 struct Choice {

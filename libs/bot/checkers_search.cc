@@ -8,7 +8,6 @@
 // Because every term strictly rewards progress, the bot never prefers shuffling back and
 // forth, and a one-move finish scores above anything else.
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -49,15 +48,14 @@ struct Mv {
 
 class CheckersSearcher {
  public:
-  CheckersSearcher(int me, int max_depth, uint64_t max_nodes, int64_t time_ms, int noise,
+  CheckersSearcher(int me, int max_depth, uint64_t max_nodes, SearchClock clock, int noise,
                    uint64_t seed)
       : me_(me),
         max_depth_(max_depth),
         max_nodes_(max_nodes),
-        time_ms_(time_ms),
         noise_(noise),
         seed_(seed),
-        start_(std::chrono::steady_clock::now()) {}
+        clock_(clock) {}
 
   // Returns the best root move and fills score/depth/nodes.
   Mv Run(const State& root, int* score, int* depth, uint64_t* nodes) {
@@ -91,19 +89,13 @@ class CheckersSearcher {
       for (auto& [s, i] : order) sorted.push_back(moves[i]);
       moves = sorted;
       if (alpha >= kFinished / 2) break;  // a finish is found
-      if (time_ms_ > 0 && Elapsed() * 3 > time_ms_) break;
+      if (clock_.has_limit() && clock_.ElapsedMs() * 3 >= clock_.TotalMs()) break;
     }
     *nodes = nodes_;
     return best;
   }
 
  private:
-  int64_t Elapsed() const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                                 start_)
-        .count();
-  }
-
   int Noise(const Mv& m) const {
     if (noise_ <= 0) return 0;
     uint64_t z = seed_ ^ (uint64_t(m.from) << 8 | m.to);
@@ -152,8 +144,7 @@ class CheckersSearcher {
 
   int Search(const State& st, int depth, int alpha, int beta, bool my_turn, int ply) {
     ++nodes_;
-    if ((max_nodes_ && nodes_ >= max_nodes_) ||
-        ((nodes_ & 7) == 0 && time_ms_ > 0 && Elapsed() >= time_ms_)) {
+    if ((max_nodes_ && nodes_ >= max_nodes_) || ((nodes_ & 7) == 0 && clock_.Expired())) {
       stop_ = true;
     }
     if (stop_) return 0;
@@ -191,10 +182,9 @@ class CheckersSearcher {
 
   const int me_, max_depth_;
   const uint64_t max_nodes_;
-  const int64_t time_ms_;
   const int noise_;
   const uint64_t seed_;
-  const std::chrono::steady_clock::time_point start_;
+  SearchClock clock_;
   uint64_t nodes_ = 0;
   bool stop_ = false;
 };
@@ -222,9 +212,10 @@ absl::StatusOr<Choice> ChooseCheckers(const game::Game& game, const Request& req
     // Depth in layers: the chess depth of the level, shrunk (a layer here is far wider).
     const int depth = std::clamp(spec.max_depth / 2 + 1, 1, 7);
     uint64_t nodes = spec.max_nodes / 8;
-    if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * 20;
-    const int64_t time_ms = std::max(1, request.budget_ms - std::min(20, request.budget_ms / 10));
-    CheckersSearcher s(me, depth, nodes, time_ms, spec.noise_cp / 4, rng.Next());
+    if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * kSeededNodesPerMs;
+    CheckersSearcher s(me, depth, nodes,
+                       Clocked(request, seeded) ? SearchClock(HardLimit(request)) : SearchClock(),
+                       spec.noise_cp / 4, rng.Next());
     int score = 0, d = 0;
     uint64_t n = 0;
     const Mv m = s.Run(st, &score, &d, &n);

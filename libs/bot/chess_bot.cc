@@ -53,8 +53,7 @@ absl::StatusOr<Choice> ChooseChess(const game::Game& game, const Request& reques
     limits.max_nodes = spec.max_nodes;
     if (seeded && limits.max_nodes == 0)
       limits.max_nodes = uint64_t(request.budget_ms) * kSeededNodesPerMs;
-    // Leave a little of the budget for converting the answer and the reply.
-    limits.time_ms = std::max(1, request.budget_ms - std::min(20, request.budget_ms / 10));
+    if (Clocked(request, seeded)) limits.deadline = HardLimit(request);
     limits.noise_cp = spec.noise_cp;
     limits.noise_seed = rng.Next();
     limits.reuse_table = !seeded;

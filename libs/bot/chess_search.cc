@@ -9,6 +9,7 @@
 
 #include "libs/bot/chess_captures.h"
 #include "libs/bot/chess_eval.h"
+#include "libs/bot/clock.h"
 #include "libs/bot/tt.h"
 #include "libs/chess/game.h"  // RepetitionKey: the game's own repetition identity
 #include "libs/chess/movegen.h"
@@ -63,7 +64,12 @@ class Searcher {
     const bool reuse = limits.reuse_table && limits.noise_cp == 0 && table_clean;
     if (!reuse) tt_.Clear();
     table_clean = limits.noise_cp == 0;
-    start_ = std::chrono::steady_clock::now();
+    if (limits.deadline != std::chrono::steady_clock::time_point{}) {
+      clock_ = SearchClock(limits.deadline);
+    } else if (limits.time_ms > 0) {
+      clock_ =
+          SearchClock(std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.time_ms));
+    }
   }
 
   ChessResult Run(const Position& root) {
@@ -105,7 +111,7 @@ class Searcher {
       if (std::abs(score) > kChessMateBound && depth >= kChessMate - std::abs(score) + 2) break;
       // The next iteration takes two to three times as long: start it only while a fair
       // part of it fits (a partly searched iteration still improves the move).
-      if (limits_.time_ms > 0 && Elapsed() * 10 > limits_.time_ms * 7) break;
+      if (clock_.has_limit() && clock_.ElapsedMs() * 10 >= clock_.TotalMs() * 7) break;
     }
     // A partly searched iteration's best move beat the previous best at that depth.
     if (stop_) r.move = root_best_;
@@ -115,12 +121,6 @@ class Searcher {
   }
 
  private:
-  int64_t Elapsed() const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                                 start_)
-        .count();
-  }
-
   // Limits apply from the second iteration on: the first one always completes, so the
   // answer is never a move that was not even searched (it takes well under a millisecond).
   void Count() {
@@ -128,7 +128,7 @@ class Searcher {
     ++nodes_;
     if (root_depth_ == 1) return;
     if (limits_.max_nodes && nodes_ >= limits_.max_nodes) stop_ = true;
-    if ((nodes_ & 255) == 0 && limits_.time_ms > 0 && Elapsed() >= limits_.time_ms) {
+    if ((nodes_ & 255) == 0 && clock_.Expired()) {
       stop_ = stopped_by_time_ = true;
     }
   }
@@ -415,7 +415,7 @@ class Searcher {
   uint64_t nodes_ = 0;
   bool stop_ = false;
   bool stopped_by_time_ = false;
-  std::chrono::steady_clock::time_point start_;
+  SearchClock clock_;
   Move killers_[kMaxPly + 1][2] = {};
   int history_[2][64][64] = {};
 };

@@ -6,6 +6,7 @@
 #ifndef TABLERO_LIBS_BOT_CHESS_SEARCH_H_
 #define TABLERO_LIBS_BOT_CHESS_SEARCH_H_
 
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -17,9 +18,11 @@ inline constexpr int kChessMate = 31000;  // mate at the root; mate in n plies =
 inline constexpr int kChessMateBound = kChessMate - 512;  // |score| above this is a mate score
 
 struct ChessLimits {
-  int max_depth = 64;       // plies
-  uint64_t max_nodes = 0;   // 0 = no node limit
-  int64_t time_ms = 0;      // hard wall-clock limit; 0 = none
+  int max_depth = 64;      // plies
+  uint64_t max_nodes = 0;  // 0 = no node limit
+  int64_t time_ms = 0;     // hard wall-clock limit from the search's start; 0 = none
+  // If set, the hard limit is this instant instead (time_ms is then ignored).
+  std::chrono::steady_clock::time_point deadline{};
   int noise_cp = 0;         // +/- amplitude of the deterministic per-position eval noise
   uint64_t noise_seed = 0;  // selects the noise (weaker levels)
   // Keep what this thread's previous searches left in the transposition table (only for

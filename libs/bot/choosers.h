@@ -3,10 +3,13 @@
 #ifndef TABLERO_LIBS_BOT_CHOOSERS_H_
 #define TABLERO_LIBS_BOT_CHOOSERS_H_
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 
 #include "absl/status/statusor.h"
 #include "libs/bot/bot.h"
+#include "libs/bot/clock.h"
 
 namespace tablero::bot {
 
@@ -26,8 +29,18 @@ class Rng {
   uint64_t s_;
 };
 
+// The instant a search must stop: the request's arrival (bot.cc has filled it in) plus its
+// budget, less a little for converting the answer and sending it (a fifth, at most 30 ms).
+inline SearchClock::Clock::time_point HardLimit(const Request& request) {
+  const int reserve = std::min(30, request.budget_ms / 5);
+  return request.arrival + std::chrono::milliseconds(std::max(1, request.budget_ms - reserve));
+}
+// Whether the search stops by the clock: always, except a seeded request that asked for
+// nodes only.
+inline bool Clocked(const Request& request, bool seeded) { return !seeded || request.use_clock; }
+
 // `seed` is never 0 here (bot.cc draws one for unseeded requests); `seeded` tells whether
-// the caller asked for a repeatable answer.
+// the caller asked for a repeatable answer; `request.arrival` is set.
 absl::StatusOr<Choice> ChooseChess(const game::Game& game, const Request& request, uint64_t seed,
                                    bool seeded);
 absl::StatusOr<Choice> ChooseCheckers(const game::Game& game, const Request& request, uint64_t seed,

@@ -21,9 +21,10 @@ struct LevelSpec {
 // `level` must be within [kMinLevel, kMaxLevel].
 const LevelSpec& Level(int level);
 
-// With a seed, level 10 is bounded by nodes rather than by the clock so that the same
-// seed, state and budget give the same move: budget_ms * kSeededNodesPerMs nodes (about
-// what this search visits per millisecond on a modest core; the clock still stops it).
+// With a seed, level 10 of chess and Chinese Checkers is bounded by nodes rather than by
+// the clock so that the same seed, state and budget give the same move: budget_ms *
+// kSeededNodesPerMs nodes (about what these searches visit per millisecond on a modest
+// core; the clock still stops them).
 inline constexpr uint64_t kSeededNodesPerMs = 250;
 
 }  // namespace tablero::bot

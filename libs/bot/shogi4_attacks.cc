@@ -2,20 +2,17 @@
 
 namespace tablero::bot {
 
-const Shogi4Rays& Shogi4RayTable() {
-  static const Shogi4Rays table = [] {
-    namespace s4 = shogi4;
-    const s4::Tables& t = s4::Tab();
-    Shogi4Rays r{};
-    for (int sq = 0; sq < s4::kSquares; ++sq) {
-      for (int i = 0; i < 4; ++i) {
-        for (int n = t.next[sq][2 * i]; n != s4::kNoSquare; n = t.next[n][2 * i])
-          r.ray[sq][i] |= s4::SquareBit(n);
-      }
+const Shogi4Rays* BuildShogi4Rays() {
+  namespace s4 = shogi4;
+  const s4::Tables& t = s4::Tab();
+  auto* r = new Shogi4Rays{};
+  for (int sq = 0; sq < s4::kSquares; ++sq) {
+    for (int i = 0; i < 4; ++i) {
+      for (int n = t.next[sq][2 * i]; n != s4::kNoSquare; n = t.next[n][2 * i])
+        r->ray[sq][i] |= s4::SquareBit(n);
     }
-    return r;
-  }();
-  return table;
+  }
+  return r;
 }
 
 }  // namespace tablero::bot

@@ -1,6 +1,6 @@
-// Four-player shogi behind ChooseMove: an alpha-beta search on the engine's own position,
-// so check priority, mates and piece transfer come straight from the engine's MakeMove
-// (which picks the next seat and mates a seat left without moves). Level 10 uses best-reply
+// Four-player shogi behind ChooseMove: an alpha-beta search on the engine's own position
+// (copy-make through Shogi4Node, shogi4_node.h: the engine's move, check priority, mates
+// and piece transfer; material and the check flag kept per move). Level 10 uses best-reply
 // search (only the strongest reply of any rival is played between two of our moves); the
 // lower levels a paranoid search (every other seat, in turn, plays against the bot).
 // Iterative deepening, captures first (most valuable victim), a beam of quiet moves at
@@ -20,6 +20,7 @@
 #include "libs/bot/choosers.h"
 #include "libs/bot/levels.h"
 #include "libs/bot/shogi4_attacks.h"
+#include "libs/bot/shogi4_node.h"
 #include "libs/shogi4/game.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/notation.h"
@@ -33,8 +34,7 @@ namespace s4 = shogi4;
 constexpr int kInf = 1 << 30;
 constexpr int kWin = 200000;
 constexpr int kMaxPly = 32;
-constexpr int kBoardValue[s4::kPieceTypes] = {0, 100, 500, 550, 1000, 0, 600, 580, 1300};
-constexpr int kHandValue[s4::kHandTypes] = {110, 550, 600, 1100};
+constexpr const int* kBoardValue = kShogi4BoardValue;
 constexpr int kMateBonus = 6000;
 // Order keys of captures start here; every quiet move's key is below.
 constexpr int kCaptureKey = 10000;
@@ -61,21 +61,22 @@ const NearAreas kNear = [] {
 
 class Shogi4Searcher {
  public:
-  Shogi4Searcher(int me, int max_depth, bool brs, uint64_t max_nodes, int64_t time_ms, int noise,
+  Shogi4Searcher(int me, int max_depth, bool brs, uint64_t max_nodes, SearchClock clock, int noise,
                  uint64_t seed)
       : me_(me),
         max_depth_(max_depth),
         brs_(brs),
         max_nodes_(max_nodes),
-        time_ms_(time_ms),
         noise_(noise),
         seed_(seed),
-        start_(std::chrono::steady_clock::now()) {
+        clock_(clock) {
     for (auto& l : lists_) l = std::make_unique<s4::MoveList>();
   }
 
   // Root moves best first after the deepest completed iteration.
-  std::vector<std::pair<int, s4::Move>> Run(const s4::Position& root, int* depth, uint64_t* nodes) {
+  std::vector<std::pair<int, s4::Move>> Run(const s4::Position& root_pos, int* depth,
+                                            uint64_t* nodes) {
+    const Shogi4Node root = Shogi4NodeOf(root_pos);
     Moves moves;
     Collect(root, 0, false, &moves);
     std::vector<std::pair<int, s4::Move>> ranked;
@@ -96,7 +97,8 @@ class Shogi4Searcher {
       ranked = next;
       *depth = d;
       if (ranked[0].first >= kWin / 2) break;
-      if (time_ms_ > 0 && Elapsed() * 3 > time_ms_) break;
+      // Another iteration would not finish in what is left.
+      if (clock_.has_limit() && clock_.ElapsedMs() * 3 > clock_.TotalMs()) break;
     }
     *nodes = nodes_;
     // A mate is the first tie-break of the ranking and cannot be taken back; the optimistic
@@ -104,20 +106,15 @@ class Shogi4Searcher {
     // rivals have moved. So a mate at once goes first (the best scored of them).
     if (brs_) {
       std::stable_partition(ranked.begin(), ranked.end(), [&](const auto& r) {
-        const s4::Position child = Child(root, {0, me_, r.second});
-        return child.n_elim > root.n_elim && child.mated_by[child.elim[root.n_elim]] == me_;
+        const Shogi4Node child = Child(root, {0, me_, r.second});
+        const s4::Position& p = child.pos;
+        return p.n_elim > root_pos.n_elim && p.mated_by[p.elim[root_pos.n_elim]] == me_;
       });
     }
     return ranked;
   }
 
  private:
-  int64_t Elapsed() const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                                 start_)
-        .count();
-  }
-
   int Noise(s4::Move m) const {
     if (noise_ <= 0) return 0;
     uint64_t z = (seed_ ^ m) * 0x9E3779B97F4A7C15ULL;
@@ -125,7 +122,8 @@ class Shogi4Searcher {
     return int((z >> 17) % uint64_t(2 * noise_ + 1)) - noise_;
   }
 
-  int Eval(const s4::Position& pos) const {
+  int Eval(const Shogi4Node& node) const {
+    const s4::Position& pos = node.pos;
     if (pos.over != s4::EndReason::kNone) {
       const auto places = s4::Places(pos);
       // A game ended with us second is worth less than a running one where we lead by a
@@ -137,13 +135,7 @@ class Shogi4Searcher {
       return kWin * (5 - 2 * places[me_]) / 3;
     }
     if (!pos.Alive(me_)) return -kWin;
-    int mat[s4::kSeats] = {};
-    for (int o = 0; o < s4::kSeats; ++o) {
-      for (s4::Squares b = pos.pieces[o]; b != 0;)
-        mat[o] += kBoardValue[s4::TypeOf(pos.board[s4::PopSquare(b)])];
-    }
-    for (int s = 0; s < s4::kSeats; ++s)
-      for (int h = 0; h < s4::kHandTypes; ++h) mat[s] += pos.hand[s][h] * kHandValue[h];
+    const int* mat = node.material;
     int others = 0, n = 0, pressure = 0, rival_mates = 0;
     const unsigned my_bit = 1u << me_;
     for (int o = 0; o < s4::kSeats; ++o) {
@@ -180,8 +172,7 @@ class Shogi4Searcher {
 
   bool Tick() {
     ++nodes_;
-    if ((max_nodes_ && nodes_ >= max_nodes_) ||
-        ((nodes_ & 7) == 0 && time_ms_ > 0 && Elapsed() >= time_ms_)) {
+    if ((max_nodes_ && nodes_ >= max_nodes_) || ((nodes_ & 7) == 0 && clock_.Expired())) {
       stop_ = true;
     }
     return stop_;
@@ -212,37 +203,76 @@ class Shogi4Searcher {
   // for us is played, then we move again. Paranoid search lets all three rivals move in a
   // row against us, which made the bot passive and its own plans half as deep. A seat in
   // check still must answer: check priority decides who moves, as in the engine.
-  bool Merged(const s4::Position& pos) const {
-    return brs_ && pos.to_move != me_ && !Shogi4InCheck(pos, pos.to_move);
+  bool Merged(const Shogi4Node& node) const {
+    return brs_ && node.pos.to_move != me_ && !node.in_check;
   }
 
   // The moves of this node, best first. In quiescence only captures, and at a best-reply
   // node only those of our pieces (rivals taking each other's barely move our score).
   // With a beam (> 0), only the captures and the first `beam` quiet moves are put in order
-  // (all a search with that beam looks at; the rest follow in no particular order).
-  void Collect(const s4::Position& pos, int ply, bool captures, Moves* out, int beam = 0) {
+  // (all a search with that beam looks at; the rest follow in no particular order), and
+  // the drops that rank last (all of ours; a rival's away from our king) are generated
+  // only when the other quiet moves do not fill the beam.
+  void Collect(const Shogi4Node& node, int ply, bool captures, Moves* out, int beam = 0) {
+    const s4::Position& pos = node.pos;
     const int t = pos.to_move;
-    const bool merged = Merged(pos);
-    int n_captures = 0;
+    const bool merged = Merged(node);
+    // In a merged node no rival is in check (check priority would have picked it).
+    const bool check = merged ? false : node.in_check;
+    const bool pairs = pos.rules.format == s4::Format::kPairs;  // the engine's generator
+    s4::Squares occupied = 0;
+    for (s4::Squares b : pos.pieces) occupied |= b;
+    const s4::Squares near = merged ? kNear.area[1][pos.king[me_]] : 0;
+    int n_captures = 0, plain[2] = {0, 0};
     s4::MoveList& list = *lists_[ply];
-    for (int k = 0; k < s4::kSeats; ++k) {
-      const int seat = (t + k) & 3;  // the engine's own pick first
-      if (merged ? seat == me_ || !pos.Alive(seat) : seat != t) continue;
-      list.size = 0;
-      if (captures) {
-        s4::GenerateCaptures(pos, seat, &list);
-      } else {
-        s4::GenerateLegal(pos, seat, &list);
-      }
+    auto add = [&](int seat_or_owner) {  // -1: the owner of the moved piece
       for (s4::Move m : list) {
+        const int seat =
+            seat_or_owner >= 0 ? seat_or_owner : s4::OwnerOf(pos.board[s4::MoveFrom(m)]);
         const s4::Cell victim = s4::IsDrop(m) ? 0 : pos.board[s4::MoveTo(m)];
         if (captures && merged && s4::OwnerOf(victim) != me_) continue;
         const int key = OrderKey(pos, m, seat);
+        // The plain quiet moves (key 0) and far drops (key -100) rank among their like in
+        // generation order: beyond the first `beam` of each, none can be searched.
+        if (beam > 0 && key <= 0 && ++plain[key < 0] > beam) continue;
         out->order.push_back(uint64_t(key + kKeyBias) << 32 | ~uint32_t(out->cands.size()));
         out->cands.push_back({key, seat, m});
         n_captures += key >= kCaptureKey;
       }
+    };
+    auto for_seats = [&](auto&& generate) {
+      for (int k = 0; k < s4::kSeats; ++k) {
+        const int seat = (t + k) & 3;  // the engine's own pick first
+        if (merged ? seat == me_ || !pos.Alive(seat) : seat != t) continue;
+        list.size = 0;
+        generate(seat);
+        add(seat);
+      }
+    };
+    if (captures && merged && !pairs) {
+      // Every rival's captures of our pieces at once (no rival is in check).
+      list.size = 0;
+      Shogi4Captures(pos, pos.Enemies(me_), false, pos.pieces[me_], &list);
+      add(-1);
+    } else {
+      for_seats([&](int seat) {
+        if (pairs) {
+          if (captures) {
+            s4::GenerateCaptures(pos, seat, &list);
+          } else {
+            s4::GenerateLegal(pos, seat, &list);
+          }
+        } else if (captures) {
+          // One seat: from its pieces (fewer than the targets, the other seats' pieces).
+          Shogi4BoardMoves(pos, seat, check, occupied & ~pos.pieces[seat], false, &list);
+        } else {
+          Shogi4BoardMoves(pos, seat, check, occupied & ~pos.pieces[seat], true, &list);
+          Shogi4Drops(pos, seat, check, near, &list);
+        }
+      });
     }
+    if (!captures && !pairs && (beam == 0 || out->cands.size() - size_t(n_captures) < size_t(beam)))
+      for_seats([&](int seat) { Shogi4Drops(pos, seat, check, s4::kAllSquares & ~near, &list); });
     std::vector<uint64_t>& order = out->order;
     const size_t keep = beam > 0 ? size_t(n_captures + beam) : order.size();
     if (keep < order.size()) {
@@ -271,35 +301,44 @@ class Shogi4Searcher {
     return key;
   }
 
-  s4::Position Child(const s4::Position& pos, const Cand& c) const {
-    s4::Position child = pos;
-    child.to_move = static_cast<int8_t>(c.seat);
-    s4::MakeMove(child, c.m);
-    // Best-reply: after a rival's move we play next unless a seat in check must answer.
-    if (brs_ && c.seat != me_ && child.over == s4::EndReason::kNone && child.Alive(me_) &&
-        child.to_move != me_ && !Shogi4InCheck(child, child.to_move)) {
-      child.to_move = static_cast<int8_t>(me_);
+  Shogi4Node Child(const Shogi4Node& node, const Cand& c) const {
+    Shogi4Node child = node;
+    Shogi4Make(child, c.seat, c.m);
+    // Best-reply: after a rival's move we play next unless a seat in check must answer
+    // (then no seat is in check: check priority would have picked it, us included).
+    s4::Position& p = child.pos;
+    if (brs_ && c.seat != me_ && p.over == s4::EndReason::kNone && p.Alive(me_) &&
+        p.to_move != me_ && !child.in_check) {
+      p.to_move = static_cast<int8_t>(me_);
     }
     return child;
   }
 
-  int Search(const s4::Position& pos, int depth, int alpha, int beta, int ply) {
+  int Search(const Shogi4Node& node, int depth, int alpha, int beta, int ply) {
     if (Tick()) return 0;
-    if (pos.over != s4::EndReason::kNone || !pos.Alive(me_)) return Eval(pos);
-    if (depth <= 0 || ply >= kMaxPly - 1) return Quiesce(pos, alpha, beta, ply, 0);
+    const s4::Position& pos = node.pos;
+    if (pos.over != s4::EndReason::kNone || !pos.Alive(me_)) return Eval(node);
+    if (depth <= 0 || ply >= kMaxPly - 1) return Quiesce(node, alpha, beta, ply, 0);
     const bool maxing = pos.to_move == me_;
     const int beam = maxing ? 40 : 24;  // quiet moves searched
     Moves& moves = moves_[ply];
     moves.clear();
-    Collect(pos, ply, false, &moves, beam);
-    // Only under best-reply can we be to move without a move (the engine mates such a seat).
-    if (moves.size() == 0) return maxing ? -kWin : Eval(pos);
+    Collect(node, ply, false, &moves, beam);
+    if (moves.size() == 0) {
+      // We are mated (or, under best-reply, have no move: the engine would mate us).
+      if (maxing) return -kWin;
+      if (Merged(node)) return Eval(node);
+      // A seat not in check without a move (Shogi4Make did not ask): the engine mates it.
+      Shogi4Node next = node;
+      Shogi4MateStuck(next);
+      return Search(next, depth, alpha, beta, ply);
+    }
     int quiet = 0;
     int best = maxing ? -kInf : kInf;
     for (size_t i = 0; i < moves.size(); ++i) {
       const Cand& c = moves[i];
       if (c.key < kCaptureKey && ++quiet > beam) break;
-      const int s = Search(Child(pos, c), depth - 1, alpha, beta, ply + 1);
+      const int s = Search(Child(node, c), depth - 1, alpha, beta, ply + 1);
       if (stop_) return 0;
       if (maxing) {
         best = std::max(best, s);
@@ -313,8 +352,9 @@ class Shogi4Searcher {
     return best;
   }
 
-  int Quiesce(const s4::Position& pos, int alpha, int beta, int ply, int qdepth) {
-    const int stand = Eval(pos);
+  int Quiesce(const Shogi4Node& node, int alpha, int beta, int ply, int qdepth) {
+    const s4::Position& pos = node.pos;
+    const int stand = Eval(node);
     if (pos.over != s4::EndReason::kNone || !pos.Alive(me_) || qdepth >= 3 || ply >= kMaxPly - 1)
       return stand;
     const bool maxing = pos.to_move == me_;
@@ -327,12 +367,12 @@ class Shogi4Searcher {
     }
     Moves& caps = moves_[ply];
     caps.clear();
-    Collect(pos, ply, true, &caps);
+    Collect(node, ply, true, &caps);
     int best = stand;
     for (size_t i = 0; i < caps.size(); ++i) {
       const Cand& c = caps[i];
       if (Tick()) return 0;
-      const int s = Quiesce(Child(pos, c), alpha, beta, ply + 1, qdepth + 1);
+      const int s = Quiesce(Child(node, c), alpha, beta, ply + 1, qdepth + 1);
       if (stop_) return 0;
       if (maxing) {
         best = std::max(best, s);
@@ -349,10 +389,9 @@ class Shogi4Searcher {
   const int me_, max_depth_;
   const bool brs_;
   const uint64_t max_nodes_;
-  const int64_t time_ms_;
   const int noise_;
   const uint64_t seed_;
-  const std::chrono::steady_clock::time_point start_;
+  SearchClock clock_;
   uint64_t nodes_ = 0;
   bool stop_ = false;
   std::unique_ptr<s4::MoveList> lists_[kMaxPly];
@@ -381,8 +420,9 @@ absl::StatusOr<Choice> ChooseShogi4(const game::Game& game, const Request& reque
   const int depth = std::clamp(spec.max_depth / 2 + 1, 1, brs ? 8 : 6);
   uint64_t nodes = spec.max_nodes / 4;
   if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * 20;
-  const int64_t time_ms = std::max(1, request.budget_ms - std::min(20, request.budget_ms / 10));
-  Shogi4Searcher s(me, depth, brs, nodes, time_ms, spec.noise_cp, rng.Next());
+  Shogi4Searcher s(me, depth, brs, nodes,
+                   Clocked(request, seeded) ? SearchClock(HardLimit(request)) : SearchClock(),
+                   spec.noise_cp, rng.Next());
   const auto ranked = s.Run(pos, &c.depth, &c.nodes);
   for (const auto& [score, m] : ranked) {
     auto parsed = game.ParseMove(s4::MoveText(m));

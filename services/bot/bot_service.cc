@@ -103,6 +103,7 @@ grpc::Status BotService::ChooseMove(grpc::ServerContext* context,
   req.level = request->level();
   req.budget_ms = std::max(1, budget);
   req.seed = request->seed();
+  req.arrival = t0;  // decoding counts against the budget
   auto choice = bot::ChooseMove(**g, req);
   if (!choice.ok()) return Refused(choice.status(), "state");
 

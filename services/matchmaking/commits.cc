@@ -18,9 +18,10 @@ absl::Status Commits::Tx(const std::function<absl::Status(pqxx::work&)>& fn) {
 
 absl::Status Commits::Play(const GameRow& g, int seat, const Applied& a, bool by_cpu,
                            v1::Game* out) {
-  auto path = CommitPlay(*pool_, play_, g, seat, a, by_cpu, out);
+  std::vector<v1::RoomEvent> appended;
+  auto path = CommitPlay(*pool_, play_, g, seat, a, by_cpu, out, &appended);
   if (!path.ok()) return path.status();
-  hub_->Publish(g.room_id);
+  hub_->Publish(g.room_id, appended);
   (*path == CommitPath::kOneCall ? metrics_->commits_one_call : metrics_->commits_transaction)
       ->Increment();
   if (a.moved) metrics_->moves[g.kind]->Increment();

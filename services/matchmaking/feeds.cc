@@ -218,25 +218,8 @@ void Feeds::Fetch(const std::string& room, const std::shared_ptr<Feed>& f) {
       f->fetching = false;
       return;
     }
-    std::vector<EventPtr> fresh;
-    for (const EventPtr& e : p.events) {
-      if (e->seq() != f->head + 1) continue;  // already delivered
-      f->head = e->seq();
-      f->recent.push_back(e);
-      if (static_cast<int>(f->recent.size()) > options_.recent) f->recent.pop_front();
-      fresh.push_back(e);
-    }
-    if (!fresh.empty()) {
-      auto& live = f->live;
-      for (size_t i = 0; i < live.size();) {
-        if (live[i]->PushAll(fresh)) {
-          ++i;
-        } else {
-          live[i] = std::move(live.back());
-          live.pop_back();
-        }
-      }
-    }
+    metrics_->watch_feed_reads->Increment();
+    Advance(*f, p.events);
     const bool full = static_cast<int>(p.events.size()) == options_.page;
     if (!p.exists || (p.closed && !full)) {
       f->closed = true;
@@ -250,6 +233,69 @@ void Feeds::Fetch(const std::string& room, const std::shared_ptr<Feed>& f) {
       return;
     }
   }
+}
+
+void Feeds::Advance(Feed& f, absl::Span<const EventPtr> events) {
+  f.mu.AssertHeld();
+  std::vector<EventPtr> fresh;
+  for (const EventPtr& e : events) {
+    if (e->seq() != f.head + 1) continue;  // already delivered
+    f.head = e->seq();
+    f.recent.push_back(e);
+    if (static_cast<int>(f.recent.size()) > options_.recent) f.recent.pop_front();
+    fresh.push_back(e);
+  }
+  if (fresh.empty()) return;
+  auto& live = f.live;
+  for (size_t i = 0; i < live.size();) {
+    if (live[i]->PushAll(fresh)) {
+      ++i;
+    } else {
+      live[i] = std::move(live.back());
+      live.pop_back();
+    }
+  }
+}
+
+void Feeds::OnCommitted(const std::string& room, absl::Span<const v1::RoomEvent> events) {
+  std::shared_ptr<Feed> f;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = feeds_.find(room);
+    if (it == feeds_.end()) return;  // nobody here watches the room
+    f = it->second;
+  }
+  bool next;
+  {
+    absl::MutexLock lock(&f->mu);
+    // Exactly the feed's next events, and no read under way (it may be reading them).
+    next = !events.empty() && !f->fetching && f->head >= 0 && !f->closed &&
+           events.front().seq() == f->head + 1 &&
+           events.back().seq() == events.front().seq() + static_cast<int64_t>(events.size()) - 1;
+    if (next) f->fetching = true;
+  }
+  if (!next) {
+    OnRoom(room);
+    return;
+  }
+  std::vector<EventPtr> wire;
+  wire.reserve(events.size());
+  for (const v1::RoomEvent& e : events) wire.push_back(WireEvent::FromMessage(e));
+  readers_.Post([this, room, f, wire = std::move(wire)] { Deliver(room, f, wire); });
+}
+
+void Feeds::Deliver(const std::string& room, const std::shared_ptr<Feed>& f,
+                    const std::vector<EventPtr>& events) {
+  {
+    absl::MutexLock lock(&f->mu);
+    metrics_->watch_feed_commits->Increment();
+    Advance(*f, events);
+    if (!f->dirty) {
+      f->fetching = false;
+      return;
+    }
+  }
+  Fetch(room, f);  // woken meanwhile: read what else came
 }
 
 void Feeds::OnResync() {

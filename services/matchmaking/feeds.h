@@ -1,6 +1,8 @@
 // One feed per room per replica: the room's Watch streams on this replica share it. A
-// wake-up (this replica's commit, or another's NOTIFY through the hub) makes the feed read
-// the room's new events once, and every subscribed stream is written from that one read.
+// wake-up (another replica's NOTIFY through the hub, or a commit of this one whose events
+// are not at hand) makes the feed read the room's new events once, and every subscribed
+// stream is written from that one read. A commit of this replica whose events are exactly
+// the feed's next ones (a move, the usual case) is written from memory, with no read.
 // No stream reads Postgres on its own once it has joined, and nothing polls per stream:
 // lost notifications are caught by OnResync (the LISTEN connection came back) and by a
 // slow safety sweep, each one query for every room with subscribers (CatchUp).
@@ -100,6 +102,9 @@ class Feeds : public Hub::Listener {
   // any room may (queues CatchUp).
   void OnRoom(const std::string& room) override;
   void OnResync() override;
+  // Hub::Listener: written from memory if they follow the feed's head at once, else as
+  // OnRoom. Queued for the readers like a read (the committing call does not wait).
+  void OnCommitted(const std::string& room, absl::Span<const v1::RoomEvent> events) override;
 
   // One query for every room with subscribers; rooms whose log moved past their feed (or
   // closed) are read. Blocks on the database. The safety sweep calls it.
@@ -113,6 +118,12 @@ class Feeds : public Hub::Listener {
   struct Page;
   absl::Status Read(const std::string& room, int64_t after, Page* out);
   void Fetch(const std::string& room, const std::shared_ptr<Feed>& f);
+  // Takes the events that follow the feed's head (seq order; others are skipped) and
+  // writes them to the live streams.
+  void Advance(Feed& f, absl::Span<const EventPtr> events);
+  // A commit's events, from memory; then reads if woken meanwhile (as Fetch).
+  void Deliver(const std::string& room, const std::shared_ptr<Feed>& f,
+               const std::vector<EventPtr>& events);
   // Join's last step under the feed's lock: the events the feed kept after *last, then
   // the live set. False: the feed is further ahead than it keeps (read the gap first).
   bool TryJoinLive(const std::shared_ptr<Feed>& f, const std::shared_ptr<Subscriber>& sub,

@@ -40,6 +40,15 @@ void Hub::Stop() {
 
 void Hub::Publish(const std::string& room) {
   listener_->OnRoom(room);
+  Notify(room);
+}
+
+void Hub::Publish(const std::string& room, absl::Span<const v1::RoomEvent> events) {
+  listener_->OnCommitted(room, events);
+  Notify(room);
+}
+
+void Hub::Notify(const std::string& room) {
   absl::MutexLock lock(&pub_mu_);
   published_.insert(room);
   pub_cv_.Signal();

@@ -24,8 +24,12 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/types/span.h"
+#include "tablero/v1/matchmaking.pb.h"
 
 namespace tablero::matchmaking {
+
+namespace v1 = ::tablero::v1;
 
 inline constexpr char kChannel[] = "tablero_matchmaking_events";
 // The application_name of the LISTEN connection is this, ":" and the replica's id
@@ -40,6 +44,11 @@ class Hub {
     virtual ~Listener() = default;
     // The room may have new events.
     virtual void OnRoom(const std::string& room) = 0;
+    // This replica just committed `events` to the room (numbered, in seq order, each the
+    // message whose serialization was stored). By default the same as OnRoom.
+    virtual void OnCommitted(const std::string& room, absl::Span<const v1::RoomEvent> /*events*/) {
+      OnRoom(room);
+    }
     // Notifications may have been lost (the LISTEN connection was down): any room may
     // have new events.
     virtual void OnResync() = 0;
@@ -56,6 +65,8 @@ class Hub {
   // After a commit that appended events to the room: wakes this replica's feed of it now
   // and queues the room for the notifier (other replicas).
   void Publish(const std::string& room);
+  // The same, for a commit whose appended events are at hand (Listener::OnCommitted).
+  void Publish(const std::string& room, absl::Span<const v1::RoomEvent> events);
   // A notification's payload: wakes the room unless this replica sent it.
   void OnNotify(const std::string& payload);
   // Times the LISTEN connection was (re)established.
@@ -64,6 +75,8 @@ class Hub {
  private:
   void Run();
   void RunNotifier();
+  // Queues the room for the notifier.
+  void Notify(const std::string& room);
   std::string url_, replica_;
   Listener* listener_;
   std::atomic<bool> stop_{false};

@@ -35,8 +35,10 @@ ABSL_FLAG(int, watch_queue_events, 256,
 ABSL_FLAG(double, watch_sweep_seconds, 10,
           "Period of the check of every watched room against the database (lost notifications)");
 ABSL_FLAG(int, watch_workers, 4, "Threads opening and closing Watch streams (database work)");
-ABSL_FLAG(int, watch_queues, 4,
-          "Completion queues (one thread each) the Watch streams spread over (watch_stream.h)");
+ABSL_FLAG(int, watch_queues, 8,
+          "Completion queues (one thread each) the Watch streams spread over (watch_stream.h); "
+          "each operation searches its queue's pending ones, so more queues cost threads and "
+          "save CPU (20,000 idle streams: 4 queues 8.9% of a core, 8 queues 6.3%)");
 ABSL_FLAG(int, unary_workers, 16,
           "Unary calls handled at once (the rest wait in line; they hold no thread)");
 ABSL_FLAG(int, feed_readers, 2, "Threads reading watched rooms' new events");

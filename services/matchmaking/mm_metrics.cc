@@ -79,6 +79,15 @@ Metrics::Metrics(prometheus::Registry& r) {
                      .Help("Rooms with at least one Watch stream on this replica (one feed each)")
                      .Register(r)
                      .Add({});
+  auto& feed_updates =
+      prometheus::BuildCounter()
+          .Name("tablero_matchmaking_watch_feed_updates_total")
+          .Help(
+              "Room feeds brought up to date: by a read of the room's new events, or from "
+              "the events of this replica's own commit")
+          .Register(r);
+  watch_feed_reads = &feed_updates.Add({{"source", "read"}});
+  watch_feed_commits = &feed_updates.Add({{"source", "commit"}});
   watch_fanout =
       &prometheus::BuildHistogram()
            .Name("tablero_matchmaking_watch_fanout_seconds")

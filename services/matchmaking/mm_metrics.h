@@ -35,6 +35,10 @@ struct Metrics {
   // Watch streams (feeds.h, watch_stream.h).
   prometheus::Gauge* watch_streams = nullptr;  // open on this replica
   prometheus::Gauge* watch_rooms = nullptr;    // rooms with a feed on this replica
+  // Room feeds brought up to date: by a read of the events table, or from the events of
+  // this replica's own commit ({source="read"|"commit"}).
+  prometheus::Counter* watch_feed_reads = nullptr;
+  prometheus::Counter* watch_feed_commits = nullptr;
   // From an event's commit (its time) to its write to a stream.
   prometheus::Histogram* watch_fanout = nullptr;
   // Streams ended, by reason; see WatchEnd.

@@ -443,13 +443,20 @@ absl::StatusOr<std::optional<std::vector<v1::RoomEvent>>> CommitInOneCall(
 }  // namespace
 
 absl::StatusOr<CommitPath> CommitPlay(pg::Pool& pool, const PlayConfig& play, const GameRow& g,
-                                      int seat, const Applied& a, bool by_cpu, v1::Game* out) {
+                                      int seat, const Applied& a, bool by_cpu, v1::Game* out,
+                                      std::vector<v1::RoomEvent>* appended) {
   auto one = CommitInOneCall(pool, play, g, seat, a, by_cpu, out);
   if (!one.ok()) return one.status();
-  if (one->has_value()) return CommitPath::kOneCall;
+  if (one->has_value()) {
+    *appended = std::move(**one);
+    return CommitPath::kOneCall;
+  }
   absl::Status s = pool.Tx([&](pqxx::work& w) -> absl::Status {
     out->Clear();  // a retried attempt starts over
-    return Commit(w, play, g, seat, a, by_cpu, out).status();
+    auto ev = Commit(w, play, g, seat, a, by_cpu, out);
+    if (!ev.ok()) return ev.status();
+    *appended = std::move(*ev);
+    return absl::OkStatus();
   });
   if (!s.ok()) return s;
   return CommitPath::kTransaction;

@@ -84,10 +84,12 @@ enum class CommitPath { kOneCall, kTransaction };
 // actions, CPU moves), if the game is still exactly as read (ply and version): else
 // ABORTED and nothing changes. A move that neither ends the game nor hands a seat back
 // takes one database call (the function commit_move); the rest a transaction (Commit).
-// Fills the game snapshot after the commit. Nothing here notifies anyone: the caller
-// publishes g.room_id's new events once this returns OK.
+// Fills the game snapshot after the commit, and `appended` with the room events it
+// appended (numbered, in seq order, as stored). Nothing here notifies anyone: the caller
+// publishes them once this returns OK.
 absl::StatusOr<CommitPath> CommitPlay(pg::Pool& pool, const PlayConfig& play, const GameRow& g,
-                                      int seat, const Applied& a, bool by_cpu, v1::Game* out);
+                                      int seat, const Applied& a, bool by_cpu, v1::Game* out,
+                                      std::vector<v1::RoomEvent>* appended);
 
 // CommitPlay's transaction, inside the caller's: returns the room events appended (the
 // caller publishes them after the commit).

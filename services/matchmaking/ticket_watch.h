@@ -62,6 +62,9 @@ class TicketWatch : public Hub::Listener {
 
   // Hub::Listener.
   void OnRoom(const std::string& name) override;
+  void OnCommitted(const std::string& room, absl::Span<const v1::RoomEvent> events) override {
+    rooms_->OnCommitted(room, events);  // tickets are woken by name only
+  }
   void OnResync() override;
 
   // Streams open here.

@@ -90,7 +90,8 @@ class CpuDueTest : public ::testing::Test {
     a.move.set_notation("e2e4");
     v1::Game out;
     if (path == CommitPath::kOneCall) {
-      auto took = CommitPlay(*pool_, PlayConfig{}, *g, 0, a, false, &out);
+      std::vector<v1::RoomEvent> appended;
+      auto took = CommitPlay(*pool_, PlayConfig{}, *g, 0, a, false, &out, &appended);
       ASSERT_TRUE(took.ok()) << took.status();
       ASSERT_EQ(*took, over ? CommitPath::kTransaction : CommitPath::kOneCall);
     } else {

@@ -1,0 +1,293 @@
+#include "libs/bot/shogi4_node.h"
+
+#include <cstring>
+
+#include "libs/bot/shogi4_attacks.h"
+#include "libs/shogi4/movegen.h"
+#include "libs/shogi4/tables.h"
+
+namespace tablero::bot {
+
+namespace s4 = shogi4;
+
+int Shogi4Material(const s4::Position& pos, int seat) {
+  int m = 0;
+  for (s4::Squares b = pos.pieces[seat]; b != 0;)
+    m += kShogi4BoardValue[s4::TypeOf(pos.board[s4::PopSquare(b)])];
+  for (int h = 0; h < s4::kHandTypes; ++h) m += pos.hand[seat][h] * kShogi4HandValue[h];
+  return m;
+}
+
+namespace {
+
+void Recount(Shogi4Node& node) {
+  for (int s = 0; s < s4::kSeats; ++s) node.material[s] = Shogi4Material(node.pos, s);
+  node.in_check = node.pos.over == s4::EndReason::kNone && node.pos.Alive(node.pos.to_move) &&
+                  Shogi4InCheck(node.pos, node.pos.to_move);
+}
+
+// The engine's HasLegalMove, for a Resolve after a mate.
+bool EngineHasMove(const s4::Position& p, int seat) { return s4::HasLegalMove(p, seat); }
+
+// A square ahead of `sq` (by `facing`) holding the flipped king of a mated seat.
+bool FlippedAhead(const s4::Position& pos, int sq, int facing) {
+  const int n = s4::Tab().next[sq][s4::Forward(facing)];
+  if (n == s4::kNoSquare) return false;
+  const s4::Cell c = pos.board[n];
+  return s4::TypeOf(c) == s4::kKing && !pos.Alive(s4::OwnerOf(c));
+}
+
+// Pieces of `s` standing between its king and an enemy slider on an orthogonal line. Only
+// orthogonal sliders exist: a move can expose the king only when the king is in check,
+// the king itself moves, or the moved piece stands pinned.
+s4::Squares Pinned(const s4::Position& pos, int s, unsigned enemies) {
+  const s4::Tables& t = s4::Tab();
+  const int ksq = pos.king[s];
+  s4::Squares pinned = 0;
+  for (int d = 0; d < 8; d += 2) {
+    int own = s4::kNoSquare;
+    for (int n = t.next[ksq][d]; n != s4::kNoSquare; n = t.next[n][d]) {
+      const s4::Cell c = pos.board[n];
+      if (c == 0) continue;
+      if (own == s4::kNoSquare) {
+        if (s4::OwnerOf(c) != s) break;
+        own = n;
+        continue;
+      }
+      if (s4::Slides(s4::TypeOf(c)) && ((enemies >> s4::OwnerOf(c)) & 1))
+        pinned |= s4::SquareBit(own);
+      break;
+    }
+  }
+  return pinned;
+}
+
+// Adds the board move from -> to of the piece `c` of `s` (plain and promoted, by the
+// engine's rules) unless it leaves the king of `s` attacked; `test_king`: whether it can.
+// `board`: a copy of pos.board for that test (`*copied` says whether it is made yet).
+[[gnu::always_inline]] inline void AddBoardMove(const s4::Position& pos, int s, s4::Cell c,
+                                                int from, int to, bool test_king, s4::Cell* board,
+                                                bool* copied, s4::MoveList* out) {
+  const s4::Tables& t = s4::Tab();
+  const int type = s4::TypeOf(c), f = s4::FacingOf(c);
+  if (test_king) {
+    if (!*copied) std::memcpy(board, pos.board, sizeof pos.board), *copied = true;
+    const s4::Cell cap = board[to];
+    board[to] = c;
+    board[from] = 0;
+    const bool exposed = s4::Attacked(board, type == s4::kKing ? to : pos.king[s], pos.Enemies(s));
+    board[from] = c;
+    board[to] = cap;
+    if (exposed) return;
+  }
+  const bool pawn = type == s4::kPawn;
+  const bool plain =
+      !(pawn && (t.last[f][to] || (pos.rules.pawn_before_flipped && FlippedAhead(pos, to, f))));
+  if (plain) out->Add(s4::MakeBoardMove(from, to, false));
+  if (s4::CanPromote(type) && (t.zone[f][from] || t.zone[f][to]))
+    out->Add(s4::MakeBoardMove(from, to, true));
+}
+
+}  // namespace
+
+Shogi4Node Shogi4NodeOf(const s4::Position& pos) {
+  Shogi4Node node;
+  node.pos = pos;
+  Recount(node);
+  return node;
+}
+
+void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
+  s4::Position& p = node.pos;
+  p.to_move = static_cast<int8_t>(seat);
+  const int to = s4::MoveTo(m);
+  if (s4::IsDrop(m)) {
+    const int type = s4::DropType(m);
+    node.material[seat] += kShogi4BoardValue[type] - kShogi4HandValue[s4::HandIndex(type)];
+  } else {
+    const s4::Cell cap = p.board[to];
+    if (cap != 0) {
+      const int owner = s4::OwnerOf(cap);
+      if (owner < s4::kSeats) node.material[owner] -= kShogi4BoardValue[s4::TypeOf(cap)];
+      node.material[seat] += kShogi4HandValue[s4::HandIndex(s4::kUnpromoted[s4::TypeOf(cap)])];
+    }
+    if (s4::IsPromotion(m)) {
+      const int type = s4::TypeOf(p.board[s4::MoveFrom(m)]);
+      node.material[seat] += kShogi4BoardValue[s4::kPromoted[type]] - kShogi4BoardValue[type];
+    }
+  }
+  s4::DoMove(p, m);
+  // Check priority (shogi4::PickNext), with the attack test from the occupancy sets.
+  int first = -1;
+  bool check = false;
+  for (int k = 1; k < s4::kSeats && first < 0; ++k) {
+    const int t = (seat + k) & 3;
+    if (p.Alive(t) && Shogi4InCheck(p, t)) first = t, check = true;
+  }
+  for (int k = 1; k <= s4::kSeats && first < 0; ++k) {
+    const int t = (seat + k) & 3;
+    if (p.Alive(t)) first = t;
+  }
+  if (first < 0) first = seat;
+  const int mates = p.n_elim;
+  bool asked = false;
+  s4::Resolve(
+      p,
+      [&](const s4::Position& q, int s) {
+        if (asked) return s4::HasLegalMove(q, s);
+        asked = true;
+        return !check || s4::HasLegalMove(q, s, true, true);
+      },
+      [](int, int, int) {}, first);
+  if (p.n_elim != mates) {
+    Recount(node);
+  } else {
+    node.in_check = check;
+  }
+}
+
+void Shogi4MateStuck(Shogi4Node& node) {
+  s4::Position& p = node.pos;
+  s4::Eliminate(p, p.to_move, p.last_mover);
+  s4::Resolve(p, EngineHasMove, [](int, int, int) {});
+  Recount(node);
+}
+
+void Shogi4BoardMoves(const s4::Position& pos, int s, bool in_check, s4::Squares targets,
+                      bool quiet, s4::MoveList* out) {
+  const s4::Tables& t = s4::Tab();
+  const s4::Squares pinned = Pinned(pos, s, pos.Enemies(s));
+  // A working board for the king tests, copied on first need.
+  s4::Cell board[s4::kSquares];
+  bool copied = false;
+  for (s4::Squares own = pos.pieces[s]; own != 0;) {
+    const int from = s4::PopSquare(own);
+    const s4::Cell c = pos.board[from];
+    const int type = s4::TypeOf(c), f = s4::FacingOf(c);
+    const bool test_king = in_check || type == s4::kKing || (pinned & s4::SquareBit(from)) != 0;
+    auto try_to = [&](int to) {
+      AddBoardMove(pos, s, c, from, to, test_king, board, &copied, out);
+    };
+    const uint8_t steps = t.steps[type][f];
+    for (int d = 0; d < 8; ++d) {
+      if (!((steps >> d) & 1)) continue;
+      const int to = t.next[from][d];
+      if (to == s4::kNoSquare) continue;
+      const s4::Cell tc = pos.board[to];
+      if (tc == 0 ? !quiet : !((targets >> to) & 1)) continue;
+      if (tc != 0 && (s4::TypeOf(tc) == s4::kKing || s4::OwnerOf(tc) == s)) continue;
+      try_to(to);
+    }
+    if (s4::Slides(type)) {
+      for (int d = 0; d < 8; d += 2) {
+        for (int to = t.next[from][d]; to != s4::kNoSquare; to = t.next[to][d]) {
+          const s4::Cell tc = pos.board[to];
+          if (tc == 0) {
+            if (quiet) try_to(to);
+            continue;
+          }
+          if (((targets >> to) & 1) && s4::TypeOf(tc) != s4::kKing && s4::OwnerOf(tc) != s)
+            try_to(to);
+          break;
+        }
+      }
+    }
+  }
+}
+
+void Shogi4Captures(const s4::Position& pos, unsigned seats, bool in_check, s4::Squares targets,
+                    s4::MoveList* out) {
+  const s4::Tables& t = s4::Tab();
+  s4::Squares occupied = 0, movers = 0;
+  for (int o = 0; o <= s4::kSeats; ++o) {
+    occupied |= pos.pieces[o];
+    if ((seats >> o) & 1) movers |= pos.pieces[o];
+  }
+  targets &= occupied;
+  for (int o = 0; o < s4::kSeats; ++o) targets &= ~s4::SquareBit(pos.king[o]);
+  s4::Squares pinned[s4::kSeats];
+  unsigned have_pinned = 0;
+  const Shogi4Rays& rays = Shogi4RayTable();
+  s4::Cell board[s4::kSquares];
+  bool copied = false;
+  for (s4::Squares b = targets; b != 0;) {
+    const int to = s4::PopSquare(b);
+    const s4::Squares mine = movers & ~pos.pieces[s4::OwnerOf(pos.board[to])];
+    if (mine == 0) continue;
+    auto add = [&](int from) {
+      const s4::Cell c = pos.board[from];
+      const int s = s4::OwnerOf(c);
+      if (!((have_pinned >> s) & 1)) pinned[s] = Pinned(pos, s, pos.Enemies(s));
+      have_pinned |= 1u << s;
+      const bool test_king =
+          in_check || s4::TypeOf(c) == s4::kKing || (pinned[s] & s4::SquareBit(from)) != 0;
+      AddBoardMove(pos, s, c, from, to, test_king, board, &copied, out);
+    };
+    for (int d = 0; d < 8; ++d) {  // pieces one step away that step onto `to`
+      const int n = t.next[to][d];
+      if (n == s4::kNoSquare || !((mine >> n) & 1)) continue;
+      const s4::Cell c = pos.board[n];
+      if ((t.steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((d + 4) & 7)) & 1) add(n);
+    }
+    for (int i = 0; i < 4; ++i) {  // sliders: the nearest piece on each line
+      const s4::Squares ray = rays.ray[to][i];
+      if (!(mine & ray)) continue;
+      const int n = i == 0 || i == 3 ? HighestSquare(occupied & ray) : LowestSquare(occupied & ray);
+      if (((mine >> n) & 1) && s4::Slides(s4::TypeOf(pos.board[n]))) add(n);
+    }
+  }
+}
+
+void Shogi4Drops(const s4::Position& pos, int s, bool in_check, s4::Squares squares,
+                 s4::MoveList* out) {
+  const s4::Tables& t = s4::Tab();
+  const unsigned enemies = pos.Enemies(s);
+  const int ksq = pos.king[s];
+  // Gold, silver, rook first, pawns last (the engine's order).
+  static constexpr int kDropOrder[s4::kHandTypes] = {s4::kGold, s4::kSilver, s4::kRook, s4::kPawn};
+  s4::Squares occupied = 0;
+  for (s4::Squares b : pos.pieces) occupied |= b;
+  const s4::Squares empty = s4::kAllSquares & ~occupied & squares;
+  if (empty == 0) return;
+  unsigned pawn_lines = 0;  // nifu: lines holding an own unpromoted pawn facing forward
+  if (pos.hand[s][s4::HandIndex(s4::kPawn)] != 0) {
+    for (s4::Squares own = pos.pieces[s]; own != 0;) {
+      const int sq = s4::PopSquare(own);
+      if (pos.board[sq] == s4::MakeCell(s4::kPawn, s, s)) pawn_lines |= 1u << t.line[s][sq];
+    }
+  }
+  s4::Cell board[s4::kSquares];
+  if (in_check) std::memcpy(board, pos.board, sizeof board);
+  for (int type : kDropOrder) {
+    if (pos.hand[s][s4::HandIndex(type)] == 0) continue;
+    const s4::Cell c = s4::MakeCell(type, s, s);
+    for (s4::Squares e = empty; e != 0;) {
+      const int to = s4::PopSquare(e);
+      if (type == s4::kPawn) {
+        if (t.last[s][to] || ((pawn_lines >> t.line[s][to]) & 1)) continue;
+        if (pos.rules.pawn_before_flipped && FlippedAhead(pos, to, s)) continue;
+      }
+      if (in_check) {
+        board[to] = c;
+        const bool still = s4::Attacked(board, ksq, enemies);
+        board[to] = 0;
+        if (still) continue;
+      }
+      if (type == s4::kPawn) {
+        // Pawn-drop mate: the engine's own test (can the king's owner answer?).
+        const int n = t.next[to][s4::Forward(s)];
+        const s4::Cell k = n == s4::kNoSquare ? 0 : pos.board[n];
+        if (s4::TypeOf(k) == s4::kKing && s4::OwnerOf(k) != s && pos.Alive(s4::OwnerOf(k))) {
+          s4::Position w = pos;
+          w.board[to] = c;
+          w.pieces[s] |= s4::SquareBit(to);
+          --w.hand[s][s4::HandIndex(s4::kPawn)];
+          if (!s4::HasLegalMove(w, s4::OwnerOf(k), false)) continue;
+        }
+      }
+      out->Add(s4::MakeDrop(type, to));
+    }
+  }
+}
+
+}  // namespace tablero::bot

@@ -1,0 +1,59 @@
+// The four-player shogi search's own node: the engine's Position (copy-make) plus what the
+// search keeps up to date per move instead of recomputing it per node (material, whether
+// the seat to move is in check), a move step that answers check priority with the fast
+// attack test and asks "has a legal move" only of a seat in check, and a legal move
+// generator split into board moves (optionally onto target squares only) and drops
+// (optionally onto some squares only), so the search generates only what its beam can
+// reach. The engine stays the one source of legality: bot_lib_test holds every part to
+// it on random playouts of every rule variant (the generator move for move and in order
+// against shogi4::GenerateLegal, the step against shogi4::MakeMove).
+#ifndef TABLERO_LIBS_BOT_SHOGI4_NODE_H_
+#define TABLERO_LIBS_BOT_SHOGI4_NODE_H_
+
+#include "libs/shogi4/position.h"
+#include "libs/shogi4/types.h"
+
+namespace tablero::bot {
+
+// Piece values of the search's evaluation: on the board (king 0) and in hand.
+inline constexpr int kShogi4BoardValue[shogi4::kPieceTypes] = {0, 100, 500, 550, 1000,
+                                                               0, 600, 580, 1300};
+inline constexpr int kShogi4HandValue[shogi4::kHandTypes] = {110, 550, 600, 1100};
+
+struct Shogi4Node {
+  shogi4::Position pos;
+  int material[shogi4::kSeats] = {};  // per seat: its board pieces and hand, valued as above
+  bool in_check = false;              // pos.to_move is in check
+};
+
+// Material of `seat` counted from scratch (what Shogi4Node::material holds).
+int Shogi4Material(const shogi4::Position& pos, int seat);
+Shogi4Node Shogi4NodeOf(const shogi4::Position& pos);
+
+// `seat` plays the legal move `m`: shogi4::MakeMove with pos.to_move = seat, except that a
+// seat the check priority picks while not in check is not asked whether it has a legal
+// move (a seat not in check with no legal move is mated only when its node finds no move:
+// Shogi4MateStuck). Check priority, mates, piece transfer and endings are the engine's.
+void Shogi4Make(Shogi4Node& node, int seat, shogi4::Move m);
+// The seat to move has no legal move: mates it and goes on as the engine's Resolve does.
+void Shogi4MateStuck(Shogi4Node& node);
+
+// Legal board moves of `seat` (`in_check`: whether it is in check), in GenerateLegal's
+// order, appended to `out`: those onto a square of `targets` (captures), and with `quiet`
+// also those onto an empty square. Singles only (pairs: the partner rule is the engine's).
+void Shogi4BoardMoves(const shogi4::Position& pos, int seat, bool in_check, shogi4::Squares targets,
+                      bool quiet, shogi4::MoveList* out);
+// The legal captures onto `targets` of every seat in `seats` (bit per seat; `in_check`:
+// whether those seats are in check, the same for all), found from the targets (their
+// attackers): for one seat the moves of Shogi4BoardMoves(pos, seat, in_check, targets,
+// false, out), in another order (by target square, then steps before slides). The seat
+// of a move is the owner of the piece on its from-square.
+void Shogi4Captures(const shogi4::Position& pos, unsigned seats, bool in_check,
+                    shogi4::Squares targets, shogi4::MoveList* out);
+// Legal drops of `seat` onto the empty squares of `squares`, in GenerateLegal's order.
+void Shogi4Drops(const shogi4::Position& pos, int seat, bool in_check, shogi4::Squares squares,
+                 shogi4::MoveList* out);
+
+}  // namespace tablero::bot
+
+#endif  // TABLERO_LIBS_BOT_SHOGI4_NODE_H_
