@@ -100,6 +100,9 @@ absl::Status Server::Start() {
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options_.listen, grpc::InsecureServerCredentials(), &port_);
+  // A port already in use is an error, not a second server sharing it (gRPC sets
+  // SO_REUSEPORT by default: two processes on one port would each get some connections).
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   if (options_.max_message_bytes > 0) {
     builder.SetMaxReceiveMessageSize(options_.max_message_bytes);
   }

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -143,17 +144,28 @@ std::string Process::log() const {
 }
 
 int FreePort() {
-  int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = 0;
-  bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
-  int port = ntohs(a.sin_port);
-  close(s);
-  return port;
+  // Not the kernel's pick (port 0): that comes from the ephemeral range, where every
+  // outgoing connection of the machine (to Postgres, between services, other agents'
+  // tests) also takes its local port, so the port could be taken again before the service
+  // binds it. A random port below that range, checked free, collides only with another
+  // test's pick in the moment between the check and the bind.
+  int low = 32768;
+  if (std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range"); range) range >> low;
+  const int hi = std::max(low, 10001);
+  static std::mt19937 rng(std::random_device{}() ^ static_cast<unsigned>(getpid()));
+  std::uniform_int_distribution<int> pick(10000, hi - 1);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const int port = pick(rng);
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    const bool free = bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    close(s);
+    if (free) return port;
+  }
+  return 0;  // the service then fails to listen, and the test says so
 }
 
 std::optional<std::string> HttpGet(const std::string& host, int port, const std::string& path) {

@@ -41,7 +41,7 @@ class Process {
 // Path of a built binary (the build's bin folder).
 std::string BinPath(const std::string& name);
 
-// A TCP port on 127.0.0.1 that was free a moment ago.
+// A TCP port on 127.0.0.1 that was free a moment ago, below the ephemeral range.
 int FreePort();
 
 // GET http://host:port/path; returns the body, or nullopt on any failure.
