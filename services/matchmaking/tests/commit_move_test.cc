@@ -5,29 +5,17 @@
 
 #include <pqxx/pqxx>
 
-#include "libs/pg/migrate.h"
-#include "libs/pg/pool.h"
-#include "tests/support/process.h"
-
-namespace tablero::pg {
-const std::vector<Migration>& MatchmakingMigrations();
-}
+#include "services/matchmaking/tests/schema_test_base.h"
 
 namespace tablero::matchmaking {
 namespace {
 
-class CommitMoveTest : public ::testing::Test {
+class CommitMoveTest : public SchemaTestBase {
  protected:
+  CommitMoveTest() : SchemaTestBase("commit_move_test") {}
   void SetUp() override {
-    const std::string url = tablero::testing::TestDatabaseUrl();
-    if (url.empty()) GTEST_SKIP() << "TABLERO_TEST_DATABASE_URL is not set";
-    auto c = pg::Connect(url);
-    ASSERT_TRUE(c.ok()) << c.status();
-    conn_ = std::move(*c);
-    Exec("DROP SCHEMA IF EXISTS commit_move_test CASCADE");
-    auto m = pg::Migrate(*conn_, "commit_move_test", pg::MatchmakingMigrations());
-    ASSERT_TRUE(m.ok()) << m.status();
-    Exec("SET search_path = commit_move_test");
+    SchemaTestBase::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     // A chess game: seat 0 a guest, seat 1 the CPU; ply 4, version 7; the room's seq 10.
     Exec("INSERT INTO players (id, display_name, token_hash) VALUES ('p', 'P', '\\x00')");
     Exec(
@@ -42,12 +30,6 @@ class CommitMoveTest : public ::testing::Test {
         "INSERT INTO seats (game_id, seat, player_id, display_name, team) VALUES "
         "('g', 0, 'p', 'P', 0), ('g', 1, NULL, 'CPU', 1)");
   }
-  void TearDown() override {
-    if (conn_ != nullptr) Exec("DROP SCHEMA IF EXISTS commit_move_test CASCADE");
-  }
-  pqxx::result Exec(const std::string& sql) { return pqxx::nontransaction(*conn_).exec(sql); }
-  std::string Text(const std::string& sql) { return Exec(sql)[0][0].as<std::string>(); }
-
   // Seat `seat` plays at (ply, version), numbering two events from `seq`; the next seat is
   // `to_move` with the given deadline (NULL for none).
   std::string Call(int ply, int64_t version, int64_t seq, int seat, int to_move,
@@ -65,7 +47,6 @@ class CommitMoveTest : public ::testing::Test {
         "turn_deadline IS NOT NULL, cpu_due IS NOT NULL) FROM games), (SELECT seq FROM rooms), "
         "(SELECT count(*) FROM moves), (SELECT count(*) FROM events))");
   }
-  std::unique_ptr<pqxx::connection> conn_;
 };
 
 TEST_F(CommitMoveTest, RefusesAStaleSeqOrVersionAndWritesNothing) {

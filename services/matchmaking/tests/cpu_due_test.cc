@@ -8,45 +8,31 @@
 #include <pqxx/pqxx>
 
 #include "absl/strings/str_cat.h"
-#include "libs/pg/migrate.h"
-#include "libs/pg/pool.h"
 #include "services/matchmaking/play.h"
 #include "services/matchmaking/seating.h"
 #include "services/matchmaking/sql_values.h"
-#include "tests/support/process.h"
-
-namespace tablero::pg {
-const std::vector<Migration>& MatchmakingMigrations();
-}
+#include "services/matchmaking/tests/schema_test_base.h"
 
 namespace tablero::matchmaking {
 namespace {
 
 constexpr char kSchema[] = "cpu_due_test";
 
-class CpuDueTest : public ::testing::Test {
+class CpuDueTest : public SchemaTestBase {
  protected:
+  CpuDueTest() : SchemaTestBase(kSchema) {}
   void SetUp() override {
-    const std::string url = tablero::testing::TestDatabaseUrl();
-    if (url.empty()) GTEST_SKIP() << "TABLERO_TEST_DATABASE_URL is not set";
-    auto c = pg::Connect(url);
-    ASSERT_TRUE(c.ok()) << c.status();
-    conn_ = std::move(*c);
-    Exec(absl::StrCat("DROP SCHEMA IF EXISTS ", kSchema, " CASCADE"));
-    auto m = pg::Migrate(*conn_, kSchema, pg::MatchmakingMigrations());
-    ASSERT_TRUE(m.ok()) << m.status();
-    Exec(absl::StrCat("SET search_path = ", kSchema));
-    pool_ = std::make_unique<pg::Pool>(WithSearchPath(url, kSchema), 2);
+    SchemaTestBase::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    pool_ = std::make_unique<pg::Pool>(WithSearchPath(url_, kSchema), 2);
     Exec(
         "INSERT INTO players (id, display_name, token_hash) VALUES ('p', 'P', '\\x00'), "
         "('q', 'Q', '\\x01')");
   }
   void TearDown() override {
     pool_.reset();
-    if (conn_ != nullptr) Exec(absl::StrCat("DROP SCHEMA IF EXISTS ", kSchema, " CASCADE"));
+    SchemaTestBase::TearDown();
   }
-  pqxx::result Exec(const std::string& sql) { return pqxx::nontransaction(*conn_).exec(sql); }
-  std::string Text(const std::string& sql) { return Exec(sql)[0][0].as<std::string>(); }
 
   // A playing room `id` with chess game `id` at ply 0, seat 0 ('p') to move, a 30 s turn
   // limit; seat 1 is 'q' (human) or the CPU. Both players are connected (not away).
@@ -121,7 +107,6 @@ class CpuDueTest : public ::testing::Test {
                     .ok());
   }
 
-  std::unique_ptr<pqxx::connection> conn_;
   std::unique_ptr<pg::Pool> pool_;
 };
 
