@@ -1,6 +1,6 @@
 // Liveness across processes: racing moves from two replicas, the CPU taking over an
-// absent player and giving the seat back, turn timers, a replica killed mid-game, quick
-// match, and the rating outbox.
+// absent player and giving the seat back, presence leases, turn timers, a replica killed
+// mid-game, quick match, and the rating outbox.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -241,6 +241,65 @@ TEST_F(MatchmakingLiveTest, TurnTimerExpiresAndTheCpuPlaysThatTurn) {
   // One replica on a database of this test's own: it played the timed-out turn.
   EXPECT_GE(MetricValue(*metrics, "tablero_matchmaking_cpu_takeovers_total{reason=\"timeout\"}"),
             1);
+}
+
+TEST_F(MatchmakingLiveTest, PresenceLastsAsLongAsTheReplicaLease) {
+  // Leases of 2 s, renewed every third of a second: one row per replica, whatever its
+  // number of streams.
+  Stack stack;
+  stack.AddReplica({"--presence_lease_seconds=2"});
+  stack.AddReplica({"--presence_lease_seconds=2"});
+  Chess c = NewChess(stack, 0);
+  Watcher room_w(stack.mm(1), c.room.id(), 0, nullptr);
+  Watcher ww(stack.mm(1), c.room.id(), 0, &c.white);
+  auto wb = std::make_unique<Watcher>(stack.mm(0), c.room.id(), 0, &c.black);
+  auto presence = [&](const Guest& who, bool connected) {
+    return [&who, connected](const auto& ev) {
+      for (const auto& e : ev) {
+        if (e.has_presence_changed() && e.presence_changed().player_id() == who.id &&
+            e.presence_changed().connected() == connected) {
+          return true;
+        }
+      }
+      return false;
+    };
+  };
+  ASSERT_TRUE(room_w.WaitFor(presence(c.white, true)));
+  ASSERT_TRUE(room_w.WaitFor(presence(c.black, true)));
+  StartChess(stack, 0, &c);
+  const std::string black_row = "FROM matchmaking.connections WHERE room_id = '" + c.room.id() +
+                                "' AND player_id = '" + c.black.id + "'";
+  const std::string dead = [&] {
+    pqxx::connection db(TestDatabaseUrl());
+    return pqxx::nontransaction(db).exec("SELECT replica " + black_row)[0][0].as<std::string>();
+  }();
+  // Three leases later both players are still connected: the replicas renewed.
+  std::this_thread::sleep_for(std::chrono::seconds(6));
+  v1::Game g = GetGame(stack.mm(1), c.game.id());
+  EXPECT_TRUE(g.seats(0).connected());
+  EXPECT_TRUE(g.seats(1).connected());
+  EXPECT_EQ(Count("SELECT count(*) " + black_row), 1);
+
+  // Black's replica dies without closing its stream: once its lease runs out, the other
+  // replica sweeps black's row and tells the room, and then drops the dead lease.
+  stack.replica(0).proc->Signal(SIGKILL);
+  ASSERT_TRUE(stack.replica(0).proc->Wait(10).has_value());
+  ASSERT_TRUE(room_w.WaitFor(presence(c.black, false), 30));
+  g = GetGame(stack.mm(1), c.game.id());
+  EXPECT_TRUE(g.seats(0).connected());
+  EXPECT_FALSE(g.seats(1).connected());
+  EXPECT_EQ(Count("SELECT count(*) " + black_row), 0);
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (Count("SELECT count(*) FROM matchmaking.replicas WHERE id = '" + dead + "'") > 0 &&
+         std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(Count("SELECT count(*) FROM matchmaking.replicas WHERE id = '" + dead + "'"), 0);
+  // White was never reported gone.
+  for (const auto& e : room_w.events()) {
+    EXPECT_FALSE(e.has_presence_changed() && e.presence_changed().player_id() == c.white.id &&
+                 !e.presence_changed().connected());
+  }
 }
 
 TEST_F(MatchmakingLiveTest, ReplicaKilledMidGameAnotherCarriesOn) {

@@ -4,6 +4,7 @@
 #include "libs/games/kinds.h"
 #include "libs/pg/prepared.h"
 #include "libs/service/log.h"
+#include "services/matchmaking/connections.h"
 #include "services/matchmaking/request_ids.h"
 #include "services/matchmaking/room_store.h"
 #include "services/matchmaking/seating.h"
@@ -37,11 +38,13 @@ void Background::Stop() {
 }
 
 void Background::RenewAndSweepConnections() {
-  // Our own streams stay alive...
+  // Our own streams stay alive: one row, whatever their number (and the lease of a dead
+  // replica goes once the sweep below has taken its rows)...
   (void)commits_->Tx([&](pqxx::work& w) {
-    w.exec_params(
-        "UPDATE connections SET expires_at = now() + make_interval(secs => $2) WHERE replica = $1",
-        config_.replica, config_.lease_seconds);
+    Connections::RenewLease(w, config_.replica, config_.lease_seconds);
+    pg::ExecPrepared(w, "lease_drop_dead",
+                     "DELETE FROM replicas r WHERE r.expires_at < now() AND NOT EXISTS (SELECT "
+                     "1 FROM connections c WHERE c.replica = r.id)");
     return absl::OkStatus();
   });
   // ...and those of replicas that died expire: one transaction per stream, so the seat's
@@ -51,8 +54,8 @@ void Background::RenewAndSweepConnections() {
     absl::Status s = commits_->Tx([&](pqxx::work& w) -> absl::Status {
       found = false;
       pqxx::result r = w.exec(
-          "SELECT id, room_id, player_id FROM connections WHERE expires_at < now() LIMIT 1 "
-          "FOR UPDATE SKIP LOCKED");
+          "SELECT c.id, c.room_id, c.player_id FROM connections c JOIN replicas r ON "
+          "r.id = c.replica WHERE r.expires_at < now() LIMIT 1 FOR UPDATE OF c SKIP LOCKED");
       if (r.empty()) return absl::OkStatus();
       found = true;
       std::string id = r[0][0].as<std::string>(), room = r[0][1].as<std::string>(),
@@ -129,7 +132,7 @@ void Background::SchedulerLoop() {
         SweepExpired(w);  // retried calls' answers past their time
         return absl::OkStatus();
       });
-      next_renew = now + absl::Seconds(5);
+      next_renew = now + absl::Seconds(config_.lease_seconds) / 6;
     }
     // One probe per tick says which work is due; only that runs. (The database down:
     // nothing runs until it answers again.)

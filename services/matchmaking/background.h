@@ -31,7 +31,7 @@ namespace tablero::matchmaking {
 
 struct BackgroundConfig {
   std::string replica;     // this process's id (its streams' presence rows)
-  int lease_seconds = 30;  // a presence row lives this long unless renewed
+  int lease_seconds = 30;  // this replica's presence lease (renewed every sixth of it)
   absl::Duration tick = absl::Milliseconds(200);
   int cpu_workers = 2;                                // CPU moves computed at once
   absl::Duration ticket_abandon = absl::Seconds(60);  // unpolled tickets are cancelled

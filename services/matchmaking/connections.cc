@@ -27,11 +27,10 @@ PairSet Pairs(pqxx::work& w, const std::string& name, const std::string& sql,
   return out;
 }
 
-// The pairs with a live row on any replica.
+// The pairs with a row on a live replica (migration 0006).
 constexpr char kLive[] =
-    "SELECT DISTINCT c.room_id, c.player_id FROM connections c JOIN "
-    "unnest($1::text[], $2::text[]) AS p(room_id, player_id) USING (room_id, player_id) "
-    "WHERE c.expires_at > now()";
+    "SELECT DISTINCT p.room_id, p.player_id FROM unnest($1::text[], $2::text[]) AS "
+    "p(room_id, player_id) WHERE player_connected(p.room_id, p.player_id)";
 
 // The pairs whose presence the room shows (members, or seated in the room's game):
 // only these get a presence event, so spectators cost no statement each.
@@ -67,6 +66,14 @@ void Connections::Stop() {
 std::string Connections::RowId(const std::string& replica, const std::string& room,
                                const std::string& player) {
   return absl::StrCat(replica, "/", room, "/", player);
+}
+
+void Connections::RenewLease(pqxx::transaction_base& t, const std::string& replica,
+                             int lease_seconds) {
+  pg::ExecPrepared(t, "lease_renew",
+                   "INSERT INTO replicas (id, expires_at) VALUES ($1, now() + make_interval(secs "
+                   "=> $2)) ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at",
+                   replica, lease_seconds);
 }
 
 size_t Connections::pairs() const {
@@ -169,13 +176,14 @@ absl::Status Connections::Write(std::vector<Op>* ops) {
     }
     const PairSet before = Pairs(w, "conn_live", kLive, c_rooms, c_players);
     if (!c_ids.empty()) {
-      pg::ExecPrepared(
-          w, "conn_insert",
-          "INSERT INTO connections (id, room_id, player_id, replica, expires_at) SELECT p.id, "
-          "p.room_id, p.player_id, $4, now() + make_interval(secs => $5) FROM "
-          "unnest($1::text[], $2::text[], $3::text[]) AS p(id, room_id, player_id) "
-          "ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at",
-          TextArray(c_ids), TextArray(c_rooms), TextArray(c_players), replica_, lease_seconds_);
+      // The rows count from now: the lease is written with them (a replica's first rows
+      // may come before the scheduler's first renewal).
+      RenewLease(w, replica_, lease_seconds_);
+      pg::ExecPrepared(w, "conn_insert",
+                       "INSERT INTO connections (id, room_id, player_id, replica) SELECT p.id, "
+                       "p.room_id, p.player_id, $4 FROM unnest($1::text[], $2::text[], "
+                       "$3::text[]) AS p(id, room_id, player_id) ON CONFLICT (id) DO NOTHING",
+                       TextArray(c_ids), TextArray(c_rooms), TextArray(c_players), replica_);
     }
     if (!d_ids.empty()) {
       pg::ExecPrepared(w, "conn_delete", "DELETE FROM connections WHERE id = ANY($1::text[])",

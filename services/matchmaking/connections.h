@@ -10,8 +10,9 @@
 // the room's presence event (seating.h Presence) in the same transaction, so the grace
 // clock of an absent seat starts exactly once whichever replica writes it.
 //
-// Rows live `lease` unless renewed; the scheduler renews this replica's in one statement
-// and sweeps the rows of replicas that died (background.cc).
+// A row is live while its replica's lease (table `replicas`, one row per replica) is: the
+// scheduler renews this replica's lease, one row, and sweeps the rows of replicas whose
+// lease ran out (background.cc). No row is written per stream per interval.
 #ifndef TABLERO_SERVICES_MATCHMAKING_CONNECTIONS_H_
 #define TABLERO_SERVICES_MATCHMAKING_CONNECTIONS_H_
 
@@ -56,6 +57,9 @@ class Connections {
   // The row id of a pair on this replica.
   static std::string RowId(const std::string& replica, const std::string& room,
                            const std::string& player);
+
+  // Extends `replica`'s lease to `lease_seconds` from now (creating it).
+  static void RenewLease(pqxx::transaction_base& t, const std::string& replica, int lease_seconds);
 
   // Pairs known here (streams open, or a row still to delete); for tests and metrics.
   size_t pairs() const;

@@ -16,6 +16,10 @@
 
 ABSL_FLAG(double, grace_seconds, 60,
           "How long a seated player may be disconnected before the CPU plays their seat");
+ABSL_FLAG(int, presence_lease_seconds, 30,
+          "Players of a replica that stopped without closing its streams (killed, cut off "
+          "from the database) show as connected this long after its last renewal; the "
+          "replica renews its lease every sixth of it");
 ABSL_FLAG(int, member_limit, 100, "Most members (players and spectators) in one room");
 ABSL_FLAG(double, ticket_abandon_seconds, 60,
           "A quick-match ticket not polled for this long is cancelled as abandoned");
@@ -71,6 +75,7 @@ int main(int argc, char** argv) {
   config.backends.rating_addr = absl::GetFlag(FLAGS_rating_addr);
   config.backends.bot_budget_ms = absl::GetFlag(FLAGS_bot_budget_ms);
   config.member_limit = absl::GetFlag(FLAGS_member_limit);
+  config.presence_lease_seconds = std::max(1, absl::GetFlag(FLAGS_presence_lease_seconds));
   config.ticket_abandon = absl::Seconds(absl::GetFlag(FLAGS_ticket_abandon_seconds));
   config.tick = absl::Milliseconds(absl::GetFlag(FLAGS_tick_ms));
   config.heartbeat = absl::Seconds(absl::GetFlag(FLAGS_heartbeat_seconds));

@@ -45,6 +45,7 @@ struct Config {
   BackendsConfig backends;   // --rules_addr, --bot_addr, --rating_addr, --bot_budget_ms
   PlayConfig play;           // --turn_time_scale, --grace_seconds
   int member_limit = 100;
+  int presence_lease_seconds = 30;  // a replica's presence rows outlive it this long
   absl::Duration ticket_abandon = absl::Seconds(60);
   absl::Duration tick = absl::Milliseconds(200);  // background loop period
   int code_failures_per_minute = 20;              // unknown codes per player (or anonymous address)
@@ -61,9 +62,6 @@ struct Config {
   // Answers of creations kept for their retries (AIP-155, --request_id_minutes).
   absl::Duration request_id_ttl = absl::Minutes(10);
 };
-
-// A Watch stream's row in `connections` lives this long unless its replica renews it.
-inline constexpr int kLeaseSeconds = 30;
 
 // The handlers of tablero.v1.Matchmaking; api.h serves them over gRPC's callback API
 // (unary handlers on a bounded set of threads, Watch streams on none).

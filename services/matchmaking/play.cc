@@ -46,8 +46,7 @@ absl::StatusOr<GameRow> ReadGame(pqxx::transaction_base& t, const std::string& i
       "g.turn_limit, g.cpu_level, g.options, coalesce(g.turn_deadline <= now(), false), s.seat, "
       "coalesce(s.player_id, ''), s.cpu_now, coalesce(s.cpu_reason, ''), "
       "s.away_since IS NOT NULL, g.first_seat, us(g.created_at), s.display_name, s.team, "
-      "s.player_id IS NULL OR EXISTS (SELECT 1 FROM connections c WHERE c.room_id = g.room_id "
-      "AND c.player_id = s.player_id AND c.expires_at > now()), "
+      "s.player_id IS NULL OR player_connected(g.room_id, s.player_id), "
       "(SELECT seq FROM rooms WHERE id = g.room_id) "
       "FROM games g JOIN seats s ON s.game_id = g.id WHERE g.id = $1 ORDER BY s.seat",
       id);
@@ -363,9 +362,8 @@ absl::Status CreateGame(pqxx::transaction_base& t, const PlayConfig& play, const
       // A seated player without an open stream is away from the start: the grace clock runs.
       t.exec_params(
           "INSERT INTO seats (game_id, seat, player_id, display_name, team, away_since) "
-          "SELECT $1, $2, p.id, p.display_name, $4, CASE WHEN EXISTS (SELECT 1 FROM connections "
-          "c WHERE c.room_id = $5 AND c.player_id = p.id AND c.expires_at > now()) THEN NULL "
-          "ELSE now() END FROM players p WHERE p.id = $3",
+          "SELECT $1, $2, p.id, p.display_name, $4, CASE WHEN player_connected($5, p.id) THEN "
+          "NULL ELSE now() END FROM players p WHERE p.id = $3",
           id, i, players[i], team, room.id());
     }
   }

@@ -64,11 +64,9 @@ absl::StatusOr<v1::RoomSettings> ResolveSettings(v1::GameKind kind, const v1::Ro
 
 bool Connected(pqxx::transaction_base& t, const std::string& room_id,
                const std::string& player_id) {
-  return !t.exec_params(
-               "SELECT 1 FROM connections WHERE room_id = $1 AND player_id = $2 "
-               "AND expires_at > now() LIMIT 1",
-               room_id, player_id)
-              .empty();
+  return pg::ExecPrepared(t, "player_connected", "SELECT player_connected($1, $2)", room_id,
+                          player_id)[0][0]
+      .as<bool>();
 }
 
 absl::Status LoadRoom(pqxx::transaction_base& t, const std::string& id, v1::Room* out, bool lock) {
@@ -96,8 +94,7 @@ absl::Status LoadRoom(pqxx::transaction_base& t, const std::string& id, v1::Room
   *out->mutable_created_time() = ToTimestamp(row[11].as<int64_t>());
   for (const auto& m :
        t.exec_params("SELECT m.player_id, p.display_name, m.role, us(m.joined_at), "
-                     "EXISTS (SELECT 1 FROM connections c WHERE c.room_id = m.room_id "
-                     "AND c.player_id = m.player_id AND c.expires_at > now()) "
+                     "player_connected(m.room_id, m.player_id) "
                      "FROM members m JOIN players p ON p.id = m.player_id WHERE m.room_id = $1 "
                      "ORDER BY m.join_order",
                      id)) {
@@ -120,8 +117,7 @@ absl::Status LoadGame(pqxx::transaction_base& t, const std::string& id, v1::Game
                    "us(g.turn_deadline), us(g.created_at), us(g.finished_at), "
                    "(SELECT seq FROM rooms WHERE id = g.room_id), "
                    "s.seat, coalesce(s.player_id, ''), s.display_name, s.team, s.cpu_now, "
-                   "s.player_id IS NULL OR EXISTS (SELECT 1 FROM connections c WHERE "
-                   "c.room_id = g.room_id AND c.player_id = s.player_id AND c.expires_at > now()) "
+                   "s.player_id IS NULL OR player_connected(g.room_id, s.player_id) "
                    "FROM games g JOIN seats s ON s.game_id = g.id WHERE g.id = $1 ORDER BY s.seat",
                    lock ? " FOR UPDATE OF g" : ""),
       id);

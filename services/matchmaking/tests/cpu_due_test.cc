@@ -28,6 +28,7 @@ class CpuDueTest : public SchemaTestBase {
     Exec(
         "INSERT INTO players (id, display_name, token_hash) VALUES ('p', 'P', '\\x00'), "
         "('q', 'Q', '\\x01')");
+    Exec("INSERT INTO replicas (id, expires_at) VALUES ('r', now() + interval '1 minute')");
   }
   void TearDown() override {
     pool_.reset();
@@ -55,10 +56,8 @@ class CpuDueTest : public SchemaTestBase {
     Exec(absl::StrCat("INSERT INTO members (room_id, player_id, role) VALUES ('", id,
                       "', 'p', 1), ('", id, "', 'q', 1)"));
     for (const char* player : {"p", "q"}) {
-      Exec(absl::StrCat(
-          "INSERT INTO connections (id, room_id, player_id, replica, expires_at) "
-          "VALUES ('",
-          id, player, "', '", id, "', '", player, "', 'r', now() + interval '1 minute')"));
+      Exec(absl::StrCat("INSERT INTO connections (id, room_id, player_id, replica) VALUES ('", id,
+                        player, "', '", id, "', '", player, "', 'r')"));
     }
   }
 
