@@ -19,15 +19,16 @@ grpc::ServerUnaryReactor* MatchmakingApi::Queue(grpc::CallbackServerContext* ctx
 void MatchmakingApi::ServeWatch(const std::vector<grpc::ServerCompletionQueue*>& queues,
                                 int per_queue) {
   for (grpc::ServerCompletionQueue* cq : queues) {
-    for (int i = 0; i < per_queue; ++i) RequestWatchOn(cq);
+    starters_.push_back(std::make_unique<WriteStarter>(cq));
+    for (int i = 0; i < per_queue; ++i) RequestWatchOn(cq, starters_.back().get());
   }
 }
 
-void MatchmakingApi::RequestWatchOn(grpc::ServerCompletionQueue* cq) {
-  std::shared_ptr<WatchStream> s =
-      service_->NewWatchStream([this, cq](bool ok, const std::shared_ptr<WatchStream>& stream) {
+void MatchmakingApi::RequestWatchOn(grpc::ServerCompletionQueue* cq, WriteStarter* starter) {
+  std::shared_ptr<WatchStream> s = service_->NewWatchStream(
+      starter, [this, cq, starter](bool ok, const std::shared_ptr<WatchStream>& stream) {
         if (!ok) return;  // the server is shutting down
-        RequestWatchOn(cq);
+        RequestWatchOn(cq, starter);
         service_->Watch(stream);
       });
   RequestWatch(s->context(), s->request(), s->writer(), cq, cq, s->accept_tag());

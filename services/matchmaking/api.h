@@ -12,6 +12,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "libs/service/work_queue.h"
@@ -88,10 +89,11 @@ class MatchmakingApi final : public MatchmakingApiBase {
   // gave up (cancelled, or past its deadline) while it waited is not run.
   grpc::ServerUnaryReactor* Queue(grpc::CallbackServerContext* ctx,
                                   std::function<grpc::Status()> handler);
-  void RequestWatchOn(grpc::ServerCompletionQueue* cq);
+  void RequestWatchOn(grpc::ServerCompletionQueue* cq, WriteStarter* starter);
 
   MatchmakingService* service_;
   service::WorkQueue work_;
+  std::vector<std::unique_ptr<WriteStarter>> starters_;  // one per Watch queue
 };
 
 }  // namespace tablero::matchmaking

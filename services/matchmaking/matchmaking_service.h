@@ -124,7 +124,8 @@ class MatchmakingService final {
   // Watching.
   // A stream waiting for a Watch call (watch_stream.h), and the call once it arrived, with
   // the request as sent (a raw method: events are written as serialized once per replica).
-  std::shared_ptr<WatchStream> NewWatchStream(WatchStream::Accepted on_accept);
+  std::shared_ptr<WatchStream> NewWatchStream(WriteStarter* starter,
+                                              WatchStream::Accepted on_accept);
   void Watch(const std::shared_ptr<WatchStream>& stream);
   const pg::Pool& pool() const { return pool_; }
   // Whether the replica drains (unary calls still queued are refused).

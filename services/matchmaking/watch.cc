@@ -22,8 +22,9 @@ struct MatchmakingService::WatchOpen {
   std::string address;
 };
 
-std::shared_ptr<WatchStream> MatchmakingService::NewWatchStream(WatchStream::Accepted on_accept) {
-  return WatchStream::Create(config_.watch_queue, metrics_, std::move(on_accept));
+std::shared_ptr<WatchStream> MatchmakingService::NewWatchStream(WriteStarter* starter,
+                                                                WatchStream::Accepted on_accept) {
+  return WatchStream::Create(config_.watch_queue, metrics_, starter, std::move(on_accept));
 }
 
 void MatchmakingService::Watch(const std::shared_ptr<WatchStream>& stream) {

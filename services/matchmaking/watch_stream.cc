@@ -5,19 +5,50 @@
 
 namespace tablero::matchmaking {
 
+struct WriteStarter::Fire final : service::AsyncTag {
+  explicit Fire(WriteStarter* s) : starter(s) {}
+  void Proceed(bool /*ok*/) override {
+    starter->RunAll();
+    delete this;  // the alarm has fired: nothing of it is left in gRPC
+  }
+  WriteStarter* const starter;
+  grpc::Alarm alarm;
+};
+
+void WriteStarter::Start(std::shared_ptr<WatchStream> stream) {
+  absl::MutexLock lock(&mu_);
+  pending_.push_back(std::move(stream));
+  if (armed_) return;
+  armed_ = true;
+  auto* fire = new Fire(this);
+  fire->alarm.Set(cq_, gpr_inf_past(GPR_CLOCK_MONOTONIC), static_cast<service::AsyncTag*>(fire));
+}
+
+void WriteStarter::RunAll() {
+  std::vector<std::shared_ptr<WatchStream>> batch;
+  {
+    absl::MutexLock lock(&mu_);
+    batch.swap(pending_);
+    armed_ = false;
+  }
+  for (const auto& s : batch) s->OnStart();
+}
+
 std::shared_ptr<WatchStream> WatchStream::Create(int queue_limit, Metrics* metrics,
-                                                 Accepted on_accept) {
-  auto s = std::make_shared<WatchStream>(queue_limit, metrics, std::move(on_accept));
+                                                 WriteStarter* starter, Accepted on_accept) {
+  auto s = std::make_shared<WatchStream>(queue_limit, metrics, starter, std::move(on_accept));
   s->self_ = s;
   // Before the call starts, as gRPC requires; the tag comes back only if it does start.
   s->ctx_.AsyncNotifyWhenDone(&s->done_tag_);
   return s;
 }
 
-WatchStream::WatchStream(int queue_limit, Metrics* metrics, Accepted on_accept)
+WatchStream::WatchStream(int queue_limit, Metrics* metrics, WriteStarter* starter,
+                         Accepted on_accept)
     : on_accept_(std::move(on_accept)),
       queue_limit_(queue_limit < 1 ? 1 : queue_limit),
-      metrics_(metrics) {}
+      metrics_(metrics),
+      starter_(starter) {}
 
 void WatchStream::Open(std::string room, int64_t after_seq) {
   room_ = std::move(room);
@@ -82,7 +113,7 @@ bool WatchStream::Take(absl::Span<const EventPtr> events, bool limited) {
     queued_seq_ = e->seq();
   }
   // Events taken together go out together: all but the last are buffered (WriteFront).
-  if (!writing_ && !queue_.empty()) WriteFront();
+  if (!writing_ && !queue_.empty()) StartWriting();
   return true;
 }
 
@@ -97,7 +128,7 @@ void WatchStream::Heartbeat(absl::Time now, absl::Duration every, const EventPtr
   absl::MutexLock lock(&mu_);
   if (ended_ || !opened_ || writing_ || !queue_.empty() || now - last_write_ < every) return;
   queue_.push_back(hb);
-  WriteFront();
+  StartWriting();
 }
 
 void WatchStream::End(const grpc::Status& status, WatchEnd reason) {
@@ -117,14 +148,37 @@ void WatchStream::MarkOpened(std::function<void()> on_done) {
   ReleaseIfLast();
 }
 
+void WatchStream::StartWriting() {
+  writing_ = true;
+  starting_ = true;
+  starter_->Start(self_);  // self_ is set: the stream is not released while writing_
+}
+
+void WatchStream::OnStart() {
+  mu_.Lock();
+  writing_ = false;
+  starting_ = false;
+  if (ended_) {
+    StartFinish();
+  } else if (!queue_.empty()) {
+    WriteFront();
+  } else if (room_closed_) {
+    EndLocked(grpc::Status::OK, WatchEnd::kRoomClosed);
+  }
+  ReleaseIfLast();
+}
+
 void WatchStream::WriteFront() {
   writing_ = true;
   const WireEvent& e = *queue_.front();
   last_write_ = absl::Now();
   if (e.seq() > 0) metrics_->watch_fanout->Observe(absl::ToDoubleSeconds(last_write_ - e.time()));
-  // More waiting behind it: let gRPC hold this one and send them in one go.
+  // More waiting behind it: let gRPC hold this one and send them in one go. Not the
+  // stream's first write: it carries the response headers, and gRPC held those with a
+  // hinted message until something else on the connection wrote (the stream stalled).
   grpc::WriteOptions options;
-  if (queue_.size() > 1) options.set_buffer_hint();
+  if (queue_.size() > 1 && wrote_) options.set_buffer_hint();
+  wrote_ = true;
   writer_.Write(e.bytes(), options, &write_tag_);
 }
 
@@ -132,7 +186,7 @@ void WatchStream::EndLocked(const grpc::Status& status, WatchEnd reason) {
   if (ended_) return;
   ended_ = true;
   // The event in flight must live until OnWriteDone; the rest is dropped now.
-  if (writing_) {
+  if (writing_ && !starting_) {
     queue_.resize(1);
   } else {
     queue_.clear();

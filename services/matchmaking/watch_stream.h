@@ -13,6 +13,12 @@
 // entries under that queue's one lock (a third of the replica's CPU under load, in perf).
 // Streams here spread over --watch_queues queues of their own.
 //
+// Writes start on the stream's own completion queue's thread (WriteStarter): events and
+// heartbeats come from other threads (a feed's reader, the heartbeat timer), and a write
+// started there would wake the queue's thread once per stream for its completion; through
+// the starter, one wake-up of each queue's thread starts the writes of all its streams
+// that have something new, and their completions find that thread still running.
+//
 // Lifetime: the stream holds itself from Create until gRPC has returned every one of its
 // tags (the done notification, and the write and finish in flight); the feed and the
 // registry hold it too while it is subscribed. `on_done` runs once, after the call is
@@ -20,6 +26,7 @@
 #ifndef TABLERO_SERVICES_MATCHMAKING_WATCH_STREAM_H_
 #define TABLERO_SERVICES_MATCHMAKING_WATCH_STREAM_H_
 
+#include <grpcpp/alarm.h>
 #include <grpcpp/grpcpp.h>
 
 #include <cstdint>
@@ -28,6 +35,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
@@ -38,6 +46,28 @@
 
 namespace tablero::matchmaking {
 
+class WatchStream;
+
+// Starts streams' writes on one completion queue's thread: Start may be called from any
+// thread; the first Start of a batch sets an alarm that fires at once on the queue, and
+// its thread then starts the writes of every stream started meanwhile.
+class WriteStarter {
+ public:
+  explicit WriteStarter(grpc::CompletionQueue* cq) : cq_(cq) {}
+  WriteStarter(const WriteStarter&) = delete;
+  WriteStarter& operator=(const WriteStarter&) = delete;
+  void Start(std::shared_ptr<WatchStream> stream);
+
+ private:
+  struct Fire;    // the alarm's tag: one per batch
+  void RunAll();  // on the queue's thread
+
+  grpc::CompletionQueue* const cq_;
+  absl::Mutex mu_;
+  std::vector<std::shared_ptr<WatchStream>> pending_ ABSL_GUARDED_BY(mu_);
+  bool armed_ ABSL_GUARDED_BY(mu_) = false;
+};
+
 class WatchStream final : public Subscriber {
  public:
   // What the acceptor does once a call arrived in a stream (ok), or did not (the server is
@@ -46,8 +76,10 @@ class WatchStream final : public Subscriber {
   // A stream waiting for a call: the acceptor requests one into context(), request() and
   // writer() with accept_tag(), whose outcome goes to `on_accept`. It owns itself until
   // gRPC is done with it.
-  static std::shared_ptr<WatchStream> Create(int queue_limit, Metrics* metrics, Accepted on_accept);
-  WatchStream(int queue_limit, Metrics* metrics, Accepted on_accept);
+  // `starter` belongs to the queue the stream's call is requested on.
+  static std::shared_ptr<WatchStream> Create(int queue_limit, Metrics* metrics,
+                                             WriteStarter* starter, Accepted on_accept);
+  WatchStream(int queue_limit, Metrics* metrics, WriteStarter* starter, Accepted on_accept);
 
   grpc::ServerContext* context() { return &ctx_; }
   grpc::ByteBuffer* request() { return &request_; }
@@ -83,14 +115,20 @@ class WatchStream final : public Subscriber {
     void (WatchStream::*on)(bool);
   };
 
+  friend class WriteStarter;
+
   void OnAccept(bool ok);
+  void OnStart();  // the starter's turn came: write what is queued (or finish)
   void OnWriteDone(bool ok);
   void OnFinishDone(bool ok);
   void OnCallDone(bool ok);
 
   // PushAll and PushBacklog: `limited` holds the events to the queue limit.
   bool Take(absl::Span<const EventPtr> events, bool limited);
-  // Starts writing the queue's front. Requires !writing_.
+  // From another thread than the queue's: hands the queue's front to the starter (the
+  // stream counts as writing until OnStart). Requires !writing_.
+  void StartWriting() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // On the queue's thread: writes the queue's front. Requires !writing_.
   void WriteFront() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Marks the stream ended and finishes the call with `status` once no write is in flight.
   void EndLocked(const grpc::Status& status, WatchEnd reason) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -112,10 +150,14 @@ class WatchStream final : public Subscriber {
   std::string room_;  // set by Open, before the stream is shared
   const int queue_limit_;
   Metrics* const metrics_;
+  WriteStarter* const starter_;
   absl::Mutex mu_;
   absl::CondVar drained_;                            // the queue got shorter, or the stream ended
   std::deque<EventPtr> queue_ ABSL_GUARDED_BY(mu_);  // the front is in flight while writing_
+  // A write is in flight, or the starter is to start one (then nothing is in flight yet).
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  bool starting_ ABSL_GUARDED_BY(mu_) = false;  // the starter holds the stream
+  bool wrote_ ABSL_GUARDED_BY(mu_) = false;     // a write was started (headers sent)
   bool ended_ ABSL_GUARDED_BY(mu_) = false;
   std::optional<grpc::Status> finish_ ABSL_GUARDED_BY(mu_);  // to send once no write is in flight
   bool finishing_ ABSL_GUARDED_BY(mu_) = false;              // Finish in flight
