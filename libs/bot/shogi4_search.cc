@@ -78,7 +78,7 @@ class Shogi4Searcher {
                                             uint64_t* nodes) {
     const Shogi4Node root = Shogi4NodeOf(root_pos);
     Moves moves;
-    Collect(root, 0, false, &moves);
+    Collect(root, 0, Stage::kEvery, &moves);
     std::vector<std::pair<int, s4::Move>> ranked;
     for (size_t i = 0; i < moves.size(); ++i) ranked.push_back({0, moves[i].m});
     *depth = 0;
@@ -207,13 +207,26 @@ class Shogi4Searcher {
     return brs_ && node.pos.to_move != me_ && !node.in_check;
   }
 
-  // The moves of this node, best first. In quiescence only captures, and at a best-reply
-  // node only those of our pieces (rivals taking each other's barely move our score).
+  // Which of a node's moves Collect gathers. An inner node of the search takes its
+  // captures first and its quiet moves only when no capture cut the node off: every
+  // capture ranks above every quiet move, and each stage keeps the generation order of
+  // the engine within it, so the moves searched and their order are those of one list.
+  enum class Stage {
+    kEvery,       // all moves (the root)
+    kQuiescence,  // captures (at a best-reply node only those of our pieces)
+    kCaptures,    // captures (every seat that may move here)
+    kQuiets,      // moves that take nothing, drops included
+  };
+
+  // The moves of this node in `stage`, best first. In quiescence at a best-reply node only
+  // the captures of our pieces (rivals taking each other's barely move our score).
   // With a beam (> 0), only the captures and the first `beam` quiet moves are put in order
   // (all a search with that beam looks at; the rest follow in no particular order), and
   // the drops that rank last (all of ours; a rival's away from our king) are generated
   // only when the other quiet moves do not fill the beam.
-  void Collect(const Shogi4Node& node, int ply, bool captures, Moves* out, int beam = 0) {
+  void Collect(const Shogi4Node& node, int ply, Stage stage, Moves* out, int beam = 0) {
+    const bool captures = stage == Stage::kQuiescence || stage == Stage::kCaptures;
+    const bool quiets = stage == Stage::kEvery || stage == Stage::kQuiets;
     const s4::Position& pos = node.pos;
     const int t = pos.to_move;
     const bool merged = Merged(node);
@@ -230,7 +243,8 @@ class Shogi4Searcher {
         const int seat =
             seat_or_owner >= 0 ? seat_or_owner : s4::OwnerOf(pos.board[s4::MoveFrom(m)]);
         const s4::Cell victim = s4::IsDrop(m) ? 0 : pos.board[s4::MoveTo(m)];
-        if (captures && merged && s4::OwnerOf(victim) != me_) continue;
+        if (stage == Stage::kQuiescence && merged && s4::OwnerOf(victim) != me_) continue;
+        if (stage == Stage::kQuiets && victim != 0) continue;  // (the engine's pairs list)
         const int key = OrderKey(pos, m, seat);
         // The plain quiet moves (key 0) and far drops (key -100) rank among their like in
         // generation order: beyond the first `beam` of each, none can be searched.
@@ -249,7 +263,7 @@ class Shogi4Searcher {
         add(seat);
       }
     };
-    if (captures && merged && !pairs) {
+    if (stage == Stage::kQuiescence && merged && !pairs) {
       // Every rival's captures of our pieces at once (no rival is in check).
       list.size = 0;
       Shogi4Captures(pos, pos.Enemies(me_), false, pos.pieces[me_], &list);
@@ -266,12 +280,13 @@ class Shogi4Searcher {
           // One seat: from its pieces (fewer than the targets, the other seats' pieces).
           Shogi4BoardMoves(pos, seat, check, occupied & ~pos.pieces[seat], false, &list);
         } else {
-          Shogi4BoardMoves(pos, seat, check, occupied & ~pos.pieces[seat], true, &list);
+          const s4::Squares targets = stage == Stage::kQuiets ? 0 : occupied & ~pos.pieces[seat];
+          Shogi4BoardMoves(pos, seat, check, targets, true, &list);
           Shogi4Drops(pos, seat, check, near, &list);
         }
       });
     }
-    if (!captures && !pairs && (beam == 0 || out->cands.size() - size_t(n_captures) < size_t(beam)))
+    if (quiets && !pairs && (beam == 0 || out->cands.size() - size_t(n_captures) < size_t(beam)))
       for_seats([&](int seat) { Shogi4Drops(pos, seat, check, s4::kAllSquares & ~near, &list); });
     std::vector<uint64_t>& order = out->order;
     const size_t keep = beam > 0 ? size_t(n_captures + beam) : order.size();
@@ -314,6 +329,18 @@ class Shogi4Searcher {
     return child;
   }
 
+  // Takes a child's score `s` into the node's best and window; true on a cutoff.
+  static bool Better(bool maxing, int s, int* best, int* alpha, int* beta) {
+    if (maxing) {
+      *best = std::max(*best, s);
+      *alpha = std::max(*alpha, s);
+    } else {
+      *best = std::min(*best, s);
+      *beta = std::min(*beta, s);
+    }
+    return *alpha >= *beta;
+  }
+
   int Search(const Shogi4Node& node, int depth, int alpha, int beta, int ply) {
     if (Tick()) return 0;
     const s4::Position& pos = node.pos;
@@ -323,31 +350,29 @@ class Shogi4Searcher {
     const int beam = maxing ? 40 : 24;  // quiet moves searched
     Moves& moves = moves_[ply];
     moves.clear();
-    Collect(node, ply, false, &moves, beam);
-    if (moves.size() == 0) {
-      // We are mated (or, under best-reply, have no move: the engine would mate us).
-      if (maxing) return -kWin;
-      if (Merged(node)) return Eval(node);
-      // A seat not in check without a move (Shogi4Make did not ask): the engine mates it.
-      Shogi4Node next = node;
-      Shogi4MateStuck(next);
-      return Search(next, depth, alpha, beta, ply);
-    }
-    int quiet = 0;
+    Collect(node, ply, Stage::kCaptures, &moves);
+    const bool any_capture = moves.size() != 0;
     int best = maxing ? -kInf : kInf;
-    for (size_t i = 0; i < moves.size(); ++i) {
-      const Cand& c = moves[i];
-      if (c.key < kCaptureKey && ++quiet > beam) break;
-      const int s = Search(Child(node, c), depth - 1, alpha, beta, ply + 1);
-      if (stop_) return 0;
-      if (maxing) {
-        best = std::max(best, s);
-        alpha = std::max(alpha, s);
-      } else {
-        best = std::min(best, s);
-        beta = std::min(beta, s);
+    // Captures first; the quiet moves are generated only if none of them cut off.
+    for (int stage = 0; stage < 2; ++stage) {
+      if (stage == 1) {
+        moves.clear();
+        Collect(node, ply, Stage::kQuiets, &moves, beam);
+        if (!any_capture && moves.size() == 0) {
+          // We are mated (or, under best-reply, have no move: the engine would mate us).
+          if (maxing) return -kWin;
+          if (Merged(node)) return Eval(node);
+          // A seat not in check without a move (Shogi4Make did not ask): the engine mates it.
+          Shogi4Node next = node;
+          Shogi4MateStuck(next);
+          return Search(next, depth, alpha, beta, ply);
+        }
       }
-      if (alpha >= beta) break;
+      for (size_t i = 0; i < moves.size() && (stage == 0 || int(i) < beam); ++i) {
+        const int s = Search(Child(node, moves[i]), depth - 1, alpha, beta, ply + 1);
+        if (stop_) return 0;
+        if (Better(maxing, s, &best, &alpha, &beta)) return best;
+      }
     }
     return best;
   }
@@ -367,21 +392,14 @@ class Shogi4Searcher {
     }
     Moves& caps = moves_[ply];
     caps.clear();
-    Collect(node, ply, true, &caps);
+    Collect(node, ply, Stage::kQuiescence, &caps);
     int best = stand;
     for (size_t i = 0; i < caps.size(); ++i) {
       const Cand& c = caps[i];
       if (Tick()) return 0;
       const int s = Quiesce(Child(node, c), alpha, beta, ply + 1, qdepth + 1);
       if (stop_) return 0;
-      if (maxing) {
-        best = std::max(best, s);
-        alpha = std::max(alpha, s);
-      } else {
-        best = std::min(best, s);
-        beta = std::min(beta, s);
-      }
-      if (alpha >= beta) break;
+      if (Better(maxing, s, &best, &alpha, &beta)) break;
     }
     return best;
   }
