@@ -17,6 +17,16 @@ struct Shogi4Rays {
   shogi4::Squares ray[shogi4::kSquares][4];
 };
 const Shogi4Rays* BuildShogi4Rays();
+// The squares a piece of each type and facing reaches in one step from each square (the
+// engine's step directions; the sliders' rays are apart).
+struct Shogi4Steps {
+  shogi4::Squares to[shogi4::kPieceTypes][4][shogi4::kSquares];
+};
+const Shogi4Steps* BuildShogi4Steps();
+inline const Shogi4Steps& Shogi4StepTable() {
+  static const Shogi4Steps* const table = BuildShogi4Steps();
+  return *table;
+}
 // Inline: every attack test reads it (a call per test cost 2% of the search).
 inline const Shogi4Rays& Shogi4RayTable() {
   static const Shogi4Rays* const table = BuildShogi4Rays();
@@ -32,21 +42,32 @@ inline int LowestSquare(shogi4::Squares b) {
   return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(uint64_t(b >> 64));
 }
 
-// Is `sq` attacked by a piece whose owner is in `by` (bit per seat)?
-inline bool Shogi4Attacked(const shogi4::Position& pos, int sq, unsigned by) {
+// The squares of all pieces (ownerless ones included), and those of the seats in `by`.
+inline shogi4::Squares Shogi4Occupied(const shogi4::Position& pos) {
+  shogi4::Squares b = 0;
+  for (shogi4::Squares p : pos.pieces) b |= p;
+  return b;
+}
+inline shogi4::Squares Shogi4PiecesOf(const shogi4::Position& pos, unsigned by) {
+  shogi4::Squares b = 0;
+  for (int o = 0; o < shogi4::kSeats; ++o)
+    if ((by >> o) & 1) b |= pos.pieces[o];
+  return b;
+}
+
+// Is `sq` attacked by a piece on `attackers`, with `occupied` the squares that block? The
+// board gives the type and facing of each attacker (`attackers` within `occupied`). With
+// the sets a move will leave (its from-square empty, its to-square taken, a captured
+// piece no longer an attacker) it answers for the position after the move, unmade.
+inline bool Shogi4AttackedFrom(const shogi4::Cell* board, int sq, shogi4::Squares attackers,
+                               shogi4::Squares occupied) {
   namespace s4 = shogi4;
   const s4::Tables& t = s4::Tab();
   for (int d = 0; d < 8; ++d) {
     const int n = t.next[sq][d];
-    if (n == s4::kNoSquare) continue;
-    const s4::Cell c = pos.board[n];
-    if (c == 0 || !((by >> s4::OwnerOf(c)) & 1)) continue;
+    if (n == s4::kNoSquare || !((attackers >> n) & 1)) continue;
+    const s4::Cell c = board[n];
     if ((t.steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((d + 4) & 7)) & 1) return true;
-  }
-  s4::Squares attackers = 0, occupied = pos.pieces[s4::kOwnerless];
-  for (int o = 0; o < s4::kSeats; ++o) {
-    occupied |= pos.pieces[o];
-    if ((by >> o) & 1) attackers |= pos.pieces[o];
   }
   const Shogi4Rays& r = Shogi4RayTable();
   for (int i = 0; i < 4; ++i) {
@@ -54,10 +75,14 @@ inline bool Shogi4Attacked(const shogi4::Position& pos, int sq, unsigned by) {
     if (!(attackers & ray)) continue;
     // North and west run to lower square numbers: the nearest piece is the highest.
     const int n = i == 0 || i == 3 ? HighestSquare(occupied & ray) : LowestSquare(occupied & ray);
-    const s4::Cell c = pos.board[n];
-    if (s4::Slides(s4::TypeOf(c)) && ((by >> s4::OwnerOf(c)) & 1)) return true;
+    if (((attackers >> n) & 1) && s4::Slides(s4::TypeOf(board[n]))) return true;
   }
   return false;
+}
+
+// Is `sq` attacked by a piece whose owner is in `by` (bit per seat)?
+inline bool Shogi4Attacked(const shogi4::Position& pos, int sq, unsigned by) {
+  return Shogi4AttackedFrom(pos.board, sq, Shogi4PiecesOf(pos, by), Shogi4Occupied(pos));
 }
 
 inline bool Shogi4InCheck(const shogi4::Position& pos, int seat) {

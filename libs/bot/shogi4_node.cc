@@ -1,7 +1,5 @@
 #include "libs/bot/shogi4_node.h"
 
-#include <cstring>
-
 #include "libs/bot/shogi4_attacks.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/tables.h"
@@ -64,21 +62,19 @@ s4::Squares Pinned(const s4::Position& pos, int s, unsigned enemies) {
 
 // Adds the board move from -> to of the piece `c` of `s` (plain and promoted, by the
 // engine's rules) unless it leaves the king of `s` attacked; `test_king`: whether it can.
-// `board`: a copy of pos.board for that test (`*copied` says whether it is made yet).
+// `occupied`: every piece's square; `enemy`: those of the seats attacking `s`.
 [[gnu::always_inline]] inline void AddBoardMove(const s4::Position& pos, int s, s4::Cell c,
-                                                int from, int to, bool test_king, s4::Cell* board,
-                                                bool* copied, s4::MoveList* out) {
+                                                int from, int to, bool test_king,
+                                                s4::Squares occupied, s4::Squares enemy,
+                                                s4::MoveList* out) {
   const s4::Tables& t = s4::Tab();
   const int type = s4::TypeOf(c), f = s4::FacingOf(c);
   if (test_king) {
-    if (!*copied) std::memcpy(board, pos.board, sizeof pos.board), *copied = true;
-    const s4::Cell cap = board[to];
-    board[to] = c;
-    board[from] = 0;
-    const bool exposed = s4::Attacked(board, type == s4::kKing ? to : pos.king[s], pos.Enemies(s));
-    board[from] = c;
-    board[to] = cap;
-    if (exposed) return;
+    // The position after the move, from its square sets: `from` empty, `to` ours.
+    const s4::Squares to_bit = s4::SquareBit(to);
+    if (Shogi4AttackedFrom(pos.board, type == s4::kKing ? to : pos.king[s], enemy & ~to_bit,
+                           (occupied & ~s4::SquareBit(from)) | to_bit))
+      return;
   }
   const bool pawn = type == s4::kPawn;
   const bool plain =
@@ -120,9 +116,12 @@ void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
   // Check priority (shogi4::PickNext), with the attack test from the occupancy sets.
   int first = -1;
   bool check = false;
+  const s4::Squares occupied = Shogi4Occupied(p);
   for (int k = 1; k < s4::kSeats && first < 0; ++k) {
     const int t = (seat + k) & 3;
-    if (p.Alive(t) && Shogi4InCheck(p, t)) first = t, check = true;
+    if (p.Alive(t) &&
+        Shogi4AttackedFrom(p.board, p.king[t], Shogi4PiecesOf(p, p.Enemies(t)), occupied))
+      first = t, check = true;
   }
   for (int k = 1; k <= s4::kSeats && first < 0; ++k) {
     const int t = (seat + k) & 3;
@@ -157,16 +156,14 @@ void Shogi4BoardMoves(const s4::Position& pos, int s, bool in_check, s4::Squares
                       bool quiet, s4::MoveList* out) {
   const s4::Tables& t = s4::Tab();
   const s4::Squares pinned = Pinned(pos, s, pos.Enemies(s));
-  // A working board for the king tests, copied on first need.
-  s4::Cell board[s4::kSquares];
-  bool copied = false;
+  const s4::Squares occupied = Shogi4Occupied(pos), enemy = Shogi4PiecesOf(pos, pos.Enemies(s));
   for (s4::Squares own = pos.pieces[s]; own != 0;) {
     const int from = s4::PopSquare(own);
     const s4::Cell c = pos.board[from];
     const int type = s4::TypeOf(c), f = s4::FacingOf(c);
     const bool test_king = in_check || type == s4::kKing || (pinned & s4::SquareBit(from)) != 0;
     auto try_to = [&](int to) {
-      AddBoardMove(pos, s, c, from, to, test_king, board, &copied, out);
+      AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy, out);
     };
     const uint8_t steps = t.steps[type][f];
     for (int d = 0; d < 8; ++d) {
@@ -205,11 +202,9 @@ void Shogi4Captures(const s4::Position& pos, unsigned seats, bool in_check, s4::
   }
   targets &= occupied;
   for (int o = 0; o < s4::kSeats; ++o) targets &= ~s4::SquareBit(pos.king[o]);
-  s4::Squares pinned[s4::kSeats];
+  s4::Squares pinned[s4::kSeats], enemy[s4::kSeats];
   unsigned have_pinned = 0;
   const Shogi4Rays& rays = Shogi4RayTable();
-  s4::Cell board[s4::kSquares];
-  bool copied = false;
   for (s4::Squares b = targets; b != 0;) {
     const int to = s4::PopSquare(b);
     const s4::Squares mine = movers & ~pos.pieces[s4::OwnerOf(pos.board[to])];
@@ -217,11 +212,14 @@ void Shogi4Captures(const s4::Position& pos, unsigned seats, bool in_check, s4::
     auto add = [&](int from) {
       const s4::Cell c = pos.board[from];
       const int s = s4::OwnerOf(c);
-      if (!((have_pinned >> s) & 1)) pinned[s] = Pinned(pos, s, pos.Enemies(s));
+      if (!((have_pinned >> s) & 1)) {
+        pinned[s] = Pinned(pos, s, pos.Enemies(s));
+        enemy[s] = Shogi4PiecesOf(pos, pos.Enemies(s));
+      }
       have_pinned |= 1u << s;
       const bool test_king =
           in_check || s4::TypeOf(c) == s4::kKing || (pinned[s] & s4::SquareBit(from)) != 0;
-      AddBoardMove(pos, s, c, from, to, test_king, board, &copied, out);
+      AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy[s], out);
     };
     for (int d = 0; d < 8; ++d) {  // pieces one step away that step onto `to`
       const int n = t.next[to][d];
@@ -234,6 +232,46 @@ void Shogi4Captures(const s4::Position& pos, unsigned seats, bool in_check, s4::
       if (!(mine & ray)) continue;
       const int n = i == 0 || i == 3 ? HighestSquare(occupied & ray) : LowestSquare(occupied & ray);
       if (((mine >> n) & 1) && s4::Slides(s4::TypeOf(pos.board[n]))) add(n);
+    }
+  }
+}
+
+void Shogi4CapturesFrom(const s4::Position& pos, unsigned seats, bool in_check, s4::Squares targets,
+                        s4::MoveList* out) {
+  const Shogi4Steps& steps = Shogi4StepTable();
+  const Shogi4Rays& rays = Shogi4RayTable();
+  const s4::Squares occupied = Shogi4Occupied(pos);
+  s4::Squares kings = 0;
+  for (int o = 0; o < s4::kSeats; ++o) kings |= s4::SquareBit(pos.king[o]);
+  targets &= occupied & ~kings;
+  for (int s = 0; s < s4::kSeats; ++s) {
+    if (!((seats >> s) & 1)) continue;
+    const s4::Squares theirs = targets & ~pos.pieces[s];
+    if (theirs == 0) continue;
+    s4::Squares pinned = 0, enemy = 0;
+    bool tested = false;  // pinned and enemy found (on the first capture)
+    for (s4::Squares own = pos.pieces[s]; own != 0;) {
+      const int from = s4::PopSquare(own);
+      const s4::Cell c = pos.board[from];
+      const int type = s4::TypeOf(c);
+      s4::Squares hits = steps.to[type][s4::FacingOf(c)][from] & theirs;
+      if (s4::Slides(type)) {
+        for (int i = 0; i < 4; ++i) {  // the nearest piece on each line
+          const s4::Squares blockers = occupied & rays.ray[from][i];
+          if (blockers == 0) continue;
+          const int n = i == 0 || i == 3 ? HighestSquare(blockers) : LowestSquare(blockers);
+          hits |= s4::SquareBit(n) & theirs;
+        }
+      }
+      if (hits == 0) continue;
+      if (!tested) {
+        pinned = Pinned(pos, s, pos.Enemies(s));
+        enemy = Shogi4PiecesOf(pos, pos.Enemies(s));
+        tested = true;
+      }
+      const bool test_king = in_check || type == s4::kKing || (pinned & s4::SquareBit(from)) != 0;
+      while (hits != 0)
+        AddBoardMove(pos, s, c, from, s4::PopSquare(hits), test_king, occupied, enemy, out);
     }
   }
 }
@@ -256,8 +294,7 @@ void Shogi4Drops(const s4::Position& pos, int s, bool in_check, s4::Squares squa
       if (pos.board[sq] == s4::MakeCell(s4::kPawn, s, s)) pawn_lines |= 1u << t.line[s][sq];
     }
   }
-  s4::Cell board[s4::kSquares];
-  if (in_check) std::memcpy(board, pos.board, sizeof board);
+  const s4::Squares enemy = in_check ? Shogi4PiecesOf(pos, enemies) : 0;
   for (int type : kDropOrder) {
     if (pos.hand[s][s4::HandIndex(type)] == 0) continue;
     const s4::Cell c = s4::MakeCell(type, s, s);
@@ -267,12 +304,8 @@ void Shogi4Drops(const s4::Position& pos, int s, bool in_check, s4::Squares squa
         if (t.last[s][to] || ((pawn_lines >> t.line[s][to]) & 1)) continue;
         if (pos.rules.pawn_before_flipped && FlippedAhead(pos, to, s)) continue;
       }
-      if (in_check) {
-        board[to] = c;
-        const bool still = s4::Attacked(board, ksq, enemies);
-        board[to] = 0;
-        if (still) continue;
-      }
+      if (in_check && Shogi4AttackedFrom(pos.board, ksq, enemy, occupied | s4::SquareBit(to)))
+        continue;
       if (type == s4::kPawn) {
         // Pawn-drop mate: the engine's own test (can the king's owner answer?).
         const int n = t.next[to][s4::Forward(s)];

@@ -137,7 +137,7 @@ class Shogi4Searcher {
     if (!pos.Alive(me_)) return -kWin;
     const int* mat = node.material;
     int others = 0, n = 0, pressure = 0, rival_mates = 0;
-    const unsigned my_bit = 1u << me_;
+    const s4::Squares occupied = Shogi4Occupied(pos);
     for (int o = 0; o < s4::kSeats; ++o) {
       if (o == me_ || !pos.Alive(o)) continue;
       others += mat[o];
@@ -146,7 +146,7 @@ class Shogi4Searcher {
       // Our pieces near their king, and checks: mating chances. (Board lookups only: the
       // attack test is the costly part of a node, so it is used once per king.)
       pressure += 10 * Near(pos, pos.king[o], me_, 2);
-      if (Shogi4Attacked(pos, pos.king[o], my_bit)) pressure += 40;
+      if (Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me_], occupied)) pressure += 40;
     }
     // Enemies around our king hurt, our own pieces beside it (a wall) help.
     const int k = pos.king[me_];
@@ -268,6 +268,18 @@ class Shogi4Searcher {
       list.size = 0;
       Shogi4Captures(pos, pos.Enemies(me_), false, pos.pieces[me_], &list);
       add(-1);
+    } else if (captures && !pairs) {
+      // Every seat's captures at once, found through step and ray sets, then put in the
+      // order of the generation seat by seat (ties of the order keys are broken by it).
+      unsigned seats = 0;
+      for (int s = 0; s < s4::kSeats; ++s)
+        if (merged ? s != me_ && pos.Alive(s) : s == t) seats |= 1u << s;
+      list.size = 0;
+      Shogi4CapturesFrom(pos, seats, check, occupied, &list);
+      std::sort(list.moves, list.moves + list.size, [&](s4::Move a, s4::Move b) {
+        return Shogi4GenerationRank(pos, t, a) < Shogi4GenerationRank(pos, t, b);
+      });
+      add(-1);
     } else {
       for_seats([&](int seat) {
         if (pairs) {
@@ -276,9 +288,6 @@ class Shogi4Searcher {
           } else {
             s4::GenerateLegal(pos, seat, &list);
           }
-        } else if (captures) {
-          // One seat: from its pieces (fewer than the targets, the other seats' pieces).
-          Shogi4BoardMoves(pos, seat, check, occupied & ~pos.pieces[seat], false, &list);
         } else {
           const s4::Squares targets = stage == Stage::kQuiets ? 0 : occupied & ~pos.pieces[seat];
           Shogi4BoardMoves(pos, seat, check, targets, true, &list);
