@@ -15,6 +15,8 @@ namespace tablero::bot {
 // 6 of the engine), the square itself excluded.
 struct Shogi4Rays {
   shogi4::Squares ray[shogi4::kSquares][4];
+  shogi4::Squares cross[shogi4::kSquares];     // the four rays together
+  shogi4::Squares adjacent[shogi4::kSquares];  // the squares one king step away
 };
 const Shogi4Rays* BuildShogi4Rays();
 // The squares a piece of each type and facing reaches in one step from each square (the
@@ -62,14 +64,18 @@ inline shogi4::Squares Shogi4PiecesOf(const shogi4::Position& pos, unsigned by) 
 inline bool Shogi4AttackedFrom(const shogi4::Cell* board, int sq, shogi4::Squares attackers,
                                shogi4::Squares occupied) {
   namespace s4 = shogi4;
-  const s4::Tables& t = s4::Tab();
-  for (int d = 0; d < 8; ++d) {
-    const int n = t.next[sq][d];
-    if (n == s4::kNoSquare || !((attackers >> n) & 1)) continue;
-    const s4::Cell c = board[n];
-    if ((t.steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((d + 4) & 7)) & 1) return true;
-  }
   const Shogi4Rays& r = Shogi4RayTable();
+  // Direction (the engine's numbering) from `sq` to a neighbour, by the square difference.
+  static constexpr int8_t kDir[21] = {7, 0,  1,  -1, -1, -1, -1, -1, -1, 6, -1,
+                                      2, -1, -1, -1, -1, -1, -1, 5,  4,  3};
+  for (s4::Squares near = attackers & r.adjacent[sq]; near != 0;) {
+    const int n = s4::PopSquare(near);
+    const s4::Cell c = board[n];
+    // The piece on n steps back towards sq: the opposite of the direction sq -> n.
+    if ((s4::Tab().steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((kDir[n - sq + 10] + 4) & 7)) & 1)
+      return true;
+  }
+  if (!(attackers & r.cross[sq])) return false;
   for (int i = 0; i < 4; ++i) {
     const s4::Squares ray = r.ray[sq][i];
     if (!(attackers & ray)) continue;

@@ -19,9 +19,13 @@ int Shogi4Material(const s4::Position& pos, int seat) {
 namespace {
 
 void Recount(Shogi4Node& node) {
-  for (int s = 0; s < s4::kSeats; ++s) node.material[s] = Shogi4Material(node.pos, s);
-  node.in_check = node.pos.over == s4::EndReason::kNone && node.pos.Alive(node.pos.to_move) &&
-                  Shogi4InCheck(node.pos, node.pos.to_move);
+  node.checked = 0;
+  for (int s = 0; s < s4::kSeats; ++s) {
+    node.material[s] = Shogi4Material(node.pos, s);
+    if (node.pos.Alive(s) && Shogi4InCheck(node.pos, s)) node.checked |= 1u << s;
+  }
+  node.in_check =
+      node.pos.over == s4::EndReason::kNone && ((node.checked >> node.pos.to_move) & 1) != 0;
 }
 
 // The engine's HasLegalMove, for a Resolve after a mate.
@@ -84,6 +88,24 @@ s4::Squares Pinned(const s4::Position& pos, int s, unsigned enemies) {
     out->Add(s4::MakeBoardMove(from, to, true));
 }
 
+// Has the king of `s` a legal step (singles: in pairs the partner rule is the engine's)?
+// A legal move, so that "has a legal move" is answered without the engine's generator
+// when the king can step out of check.
+bool KingCanStep(const s4::Position& pos, int s) {
+  if (pos.rules.format == s4::Format::kPairs) return false;
+  const int ksq = pos.king[s];
+  const s4::Squares occupied = Shogi4Occupied(pos), enemy = Shogi4PiecesOf(pos, pos.Enemies(s));
+  s4::Squares kings = 0;
+  for (int o = 0; o < s4::kSeats; ++o) kings |= s4::SquareBit(pos.king[o]);
+  const s4::Squares vacated = occupied & ~s4::SquareBit(ksq);
+  for (s4::Squares steps = Shogi4RayTable().adjacent[ksq] & ~pos.pieces[s] & ~kings; steps != 0;) {
+    const int to = s4::PopSquare(steps);
+    const s4::Squares bit = s4::SquareBit(to);
+    if (!Shogi4AttackedFrom(pos.board, to, enemy & ~bit, vacated | bit)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Shogi4Node Shogi4NodeOf(const s4::Position& pos) {
@@ -112,16 +134,31 @@ void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
       node.material[seat] += kShogi4BoardValue[s4::kPromoted[type]] - kShogi4BoardValue[type];
     }
   }
+  const int from = s4::IsDrop(m) ? -1 : s4::MoveFrom(m);
   s4::DoMove(p, m);
-  // Check priority (shogi4::PickNext), with the attack test from the occupancy sets.
+  // Which seats are in check: only one in check before or whose king the move touches (a
+  // step from `to`, a slider on its lines, a line opened at `from`: the only sliders are
+  // orthogonal) needs the attack test. The mover's move was legal.
+  const Shogi4Rays& rays = Shogi4RayTable();
+  const s4::Squares occupied = Shogi4Occupied(p), alive = Shogi4PiecesOf(p, p.alive);
+  const bool slider = s4::Slides(s4::TypeOf(p.board[to]));
+  unsigned checked = 0;
+  for (int t = 0; t < s4::kSeats; ++t) {
+    if (t == seat || !p.Alive(t)) continue;
+    const int k = p.king[t];
+    const bool touched = ((node.checked >> t) & 1) || ((rays.adjacent[k] >> to) & 1) ||
+                         (slider && ((rays.cross[k] >> to) & 1)) ||
+                         (from >= 0 && ((rays.cross[k] >> from) & 1));
+    if (touched && Shogi4AttackedFrom(p.board, k, alive & ~p.pieces[t], occupied))
+      checked |= 1u << t;
+  }
+  node.checked = checked;
+  // Check priority (shogi4::PickNext): the first seat in check after the mover.
   int first = -1;
   bool check = false;
-  const s4::Squares occupied = Shogi4Occupied(p);
   for (int k = 1; k < s4::kSeats && first < 0; ++k) {
     const int t = (seat + k) & 3;
-    if (p.Alive(t) &&
-        Shogi4AttackedFrom(p.board, p.king[t], Shogi4PiecesOf(p, p.Enemies(t)), occupied))
-      first = t, check = true;
+    if ((checked >> t) & 1) first = t, check = true;
   }
   for (int k = 1; k <= s4::kSeats && first < 0; ++k) {
     const int t = (seat + k) & 3;
@@ -135,7 +172,7 @@ void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
       [&](const s4::Position& q, int s) {
         if (asked) return s4::HasLegalMove(q, s);
         asked = true;
-        return !check || s4::HasLegalMove(q, s, true, true);
+        return !check || KingCanStep(q, s) || s4::HasLegalMove(q, s, true, true);
       },
       [](int, int, int) {}, first);
   if (p.n_elim != mates) {

@@ -24,6 +24,7 @@ struct Shogi4Node {
   shogi4::Position pos;
   int material[shogi4::kSeats] = {};  // per seat: its board pieces and hand, valued as above
   bool in_check = false;              // pos.to_move is in check
+  unsigned checked = 0;               // bit per seat in check (playing seats)
 };
 
 // Material of `seat` counted from scratch (what Shogi4Node::material holds).

@@ -81,6 +81,10 @@ void ExpectNodeMatches(const Shogi4Node& node, const char* where) {
   if (node.pos.over == s4::EndReason::kNone) {
     ASSERT_EQ(node.in_check, s4::InCheck(node.pos, node.pos.to_move)) << where;
   }
+  for (int s = 0; s < s4::kSeats; ++s) {
+    ASSERT_EQ((node.checked >> s) & 1, node.pos.Alive(s) && s4::InCheck(node.pos, s))
+        << where << " seat " << s;
+  }
 }
 
 TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
