@@ -273,42 +273,56 @@ void Shogi4Captures(const s4::Position& pos, unsigned seats, bool in_check, s4::
   }
 }
 
-void Shogi4CapturesFrom(const s4::Position& pos, unsigned seats, bool in_check, s4::Squares targets,
-                        s4::MoveList* out) {
+void Shogi4CapturesFrom(const s4::Position& pos, unsigned seats, int first, bool in_check,
+                        s4::Squares targets, s4::MoveList* out) {
+  const s4::Tables& t = s4::Tab();
   const Shogi4Steps& steps = Shogi4StepTable();
   const Shogi4Rays& rays = Shogi4RayTable();
   const s4::Squares occupied = Shogi4Occupied(pos);
   s4::Squares kings = 0;
   for (int o = 0; o < s4::kSeats; ++o) kings |= s4::SquareBit(pos.king[o]);
   targets &= occupied & ~kings;
-  for (int s = 0; s < s4::kSeats; ++s) {
+  for (int k = 0; k < s4::kSeats; ++k) {
+    const int s = (first + k) & 3;
     if (!((seats >> s) & 1)) continue;
     const s4::Squares theirs = targets & ~pos.pieces[s];
     if (theirs == 0) continue;
+    const s4::Squares king_lines = rays.cross[pos.king[s]];
     s4::Squares pinned = 0, enemy = 0;
-    bool tested = false;  // pinned and enemy found (on the first capture)
+    bool have_pinned = false, have_enemy = false;  // found on first need
     for (s4::Squares own = pos.pieces[s]; own != 0;) {
       const int from = s4::PopSquare(own);
       const s4::Cell c = pos.board[from];
       const int type = s4::TypeOf(c);
-      s4::Squares hits = steps.to[type][s4::FacingOf(c)][from] & theirs;
+      const s4::Squares step_hits = steps.to[type][s4::FacingOf(c)][from] & theirs;
+      int slide_to[4] = {s4::kNoSquare, s4::kNoSquare, s4::kNoSquare, s4::kNoSquare};
+      bool slides = false;
       if (s4::Slides(type)) {
         for (int i = 0; i < 4; ++i) {  // the nearest piece on each line
           const s4::Squares blockers = occupied & rays.ray[from][i];
           if (blockers == 0) continue;
           const int n = i == 0 || i == 3 ? HighestSquare(blockers) : LowestSquare(blockers);
-          hits |= s4::SquareBit(n) & theirs;
+          if ((theirs >> n) & 1) slide_to[i] = n, slides = true;
         }
       }
-      if (hits == 0) continue;
-      if (!tested) {
-        pinned = Pinned(pos, s, pos.Enemies(s));
-        enemy = Shogi4PiecesOf(pos, pos.Enemies(s));
-        tested = true;
+      if (step_hits == 0 && !slides) continue;
+      // Only a piece on its king's lines can stand pinned (the sliders are orthogonal).
+      bool test_king = in_check || type == s4::kKing;
+      if (!test_king && ((king_lines >> from) & 1)) {
+        if (!have_pinned) pinned = Pinned(pos, s, pos.Enemies(s)), have_pinned = true;
+        test_king = (pinned >> from) & 1;
       }
-      const bool test_king = in_check || type == s4::kKing || (pinned & s4::SquareBit(from)) != 0;
-      while (hits != 0)
-        AddBoardMove(pos, s, c, from, s4::PopSquare(hits), test_king, occupied, enemy, out);
+      if (test_king && !have_enemy) enemy = Shogi4PiecesOf(pos, pos.Enemies(s)), have_enemy = true;
+      // Shogi4BoardMoves's order: steps by direction, then slides by direction.
+      for (int d = 0; d < 8 && step_hits != 0; ++d) {
+        const int to = t.next[from][d];
+        if (to != s4::kNoSquare && ((step_hits >> to) & 1))
+          AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy, out);
+      }
+      for (int i = 0; i < 4 && slides; ++i) {
+        if (slide_to[i] != s4::kNoSquare)
+          AddBoardMove(pos, s, c, from, slide_to[i], test_king, occupied, enemy, out);
+      }
     }
   }
 }

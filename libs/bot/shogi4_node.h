@@ -51,25 +51,11 @@ void Shogi4BoardMoves(const shogi4::Position& pos, int seat, bool in_check, shog
 // of a move is the owner of the piece on its from-square.
 void Shogi4Captures(const shogi4::Position& pos, unsigned seats, bool in_check,
                     shogi4::Squares targets, shogi4::MoveList* out);
-// The same captures found from the movers through step and ray sets, in no set order:
-// sorted by Shogi4GenerationRank, those of Shogi4BoardMoves(pos, seat, in_check, targets,
-// false, out) for each seat of `seats` in turn from `first`.
-void Shogi4CapturesFrom(const shogi4::Position& pos, unsigned seats, bool in_check,
+// The same captures found from the movers through step and ray sets: those of
+// Shogi4BoardMoves(pos, seat, in_check, targets, false, out) for each seat of `seats` in
+// turn from `first`, in that order.
+void Shogi4CapturesFrom(const shogi4::Position& pos, unsigned seats, int first, bool in_check,
                         shogi4::Squares targets, shogi4::MoveList* out);
-// Where the board move `m` comes in the lists of Shogi4BoardMoves for the seats in turn
-// from `first`: by seat, from-square, steps before slides, direction, plain before promoted.
-inline uint32_t Shogi4GenerationRank(const shogi4::Position& pos, int first, shogi4::Move m) {
-  namespace s4 = shogi4;
-  // Direction (the engine's numbering) by the signs of the rank and column differences.
-  static constexpr uint8_t kDir[3][3] = {{7, 0, 1}, {6, 0, 2}, {5, 4, 3}};
-  const int from = s4::MoveFrom(m), to = s4::MoveTo(m);
-  const s4::Cell c = pos.board[from];
-  const int dr = s4::RankOf(to) - s4::RankOf(from), dc = s4::ColOf(to) - s4::ColOf(from);
-  const int d = kDir[(dr > 0) - (dr < 0) + 1][(dc > 0) - (dc < 0) + 1];
-  const bool slide = (s4::TypeOf(c) == s4::kRook || s4::TypeOf(c) == s4::kDragon) && d % 2 == 0;
-  return uint32_t((s4::OwnerOf(c) - first) & 3) << 16 | uint32_t(from) << 8 | uint32_t(slide) << 4 |
-         uint32_t(d) << 1 | uint32_t(s4::IsPromotion(m));
-}
 // Legal drops of `seat` onto the empty squares of `squares`, in GenerateLegal's order.
 void Shogi4Drops(const shogi4::Position& pos, int seat, bool in_check, shogi4::Squares squares,
                  shogi4::MoveList* out);

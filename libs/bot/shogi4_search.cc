@@ -269,16 +269,13 @@ class Shogi4Searcher {
       Shogi4Captures(pos, pos.Enemies(me_), false, pos.pieces[me_], &list);
       add(-1);
     } else if (captures && !pairs) {
-      // Every seat's captures at once, found through step and ray sets, then put in the
-      // order of the generation seat by seat (ties of the order keys are broken by it).
+      // Every seat's captures at once, found through step and ray sets, in the order of
+      // the generation seat by seat (ties of the order keys are broken by it).
       unsigned seats = 0;
       for (int s = 0; s < s4::kSeats; ++s)
         if (merged ? s != me_ && pos.Alive(s) : s == t) seats |= 1u << s;
       list.size = 0;
-      Shogi4CapturesFrom(pos, seats, check, occupied, &list);
-      std::sort(list.moves, list.moves + list.size, [&](s4::Move a, s4::Move b) {
-        return Shogi4GenerationRank(pos, t, a) < Shogi4GenerationRank(pos, t, b);
-      });
+      Shogi4CapturesFrom(pos, seats, t, check, occupied, &list);
       add(-1);
     } else {
       for_seats([&](int seat) {

@@ -5,7 +5,7 @@
 //   then drops) and shogi4::GenerateCaptures, for every seat still playing, and onto
 //   random target and drop square sets against the engine's list filtered to them; its
 //   captures found from their targets (Shogi4Captures) as a set against the same, and
-//   from the movers (Shogi4CapturesFrom) put in generation order, in that order;
+//   from the movers (Shogi4CapturesFrom) move for move and in order;
 // - its move step against shogi4::MakeMove for a random move of every seat still playing:
 //   the same position, or (a seat picked while not in check has no legal move) the same
 //   after Shogi4MateStuck; its material against a count from scratch, its check flag
@@ -48,17 +48,13 @@ std::vector<s4::Move> Fast(const s4::Position& pos, int seat, s4::Squares target
   return std::vector<s4::Move>(list.begin(), list.end());
 }
 
-// Shogi4CapturesFrom sorted by Shogi4GenerationRank from `first`.
+// Shogi4CapturesFrom for `seats` in turn from `first`.
 std::vector<s4::Move> FromMovers(const s4::Position& pos, unsigned seats, bool check,
                                  s4::Squares targets, int first) {
   static s4::MoveList list;
   list.size = 0;
-  Shogi4CapturesFrom(pos, seats, check, targets, &list);
-  std::vector<s4::Move> got(list.begin(), list.end());
-  std::sort(got.begin(), got.end(), [&](s4::Move a, s4::Move b) {
-    return Shogi4GenerationRank(pos, first, a) < Shogi4GenerationRank(pos, first, b);
-  });
-  return got;
+  Shogi4CapturesFrom(pos, seats, first, check, targets, &list);
+  return std::vector<s4::Move>(list.begin(), list.end());
 }
 
 bool Same(const s4::Position& a, const s4::Position& b) {
@@ -153,7 +149,7 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
             std::sort(want.begin(), want.end());
             ASSERT_EQ(got, want) << "variant " << variant << " ply " << ply << " seat " << seat;
             captures += int(want.size());
-            // Found from the movers, put in order by their generation rank: the same list.
+            // Found from the movers: the same list in the same order.
             EXPECT_EQ(FromMovers(pos, 1u << seat, s4::InCheck(pos, seat), targets, seat),
                       Fast(pos, seat, targets, false, 0))
                 << "variant " << variant << " ply " << ply << " seat " << seat;
