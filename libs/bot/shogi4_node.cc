@@ -258,13 +258,15 @@ void Shogi4Captures(const s4::Position& pos, unsigned seats, bool in_check, s4::
           in_check || s4::TypeOf(c) == s4::kKing || (pinned[s] & s4::SquareBit(from)) != 0;
       AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy[s], out);
     };
-    for (int d = 0; d < 8; ++d) {  // pieces one step away that step onto `to`
+    // Pieces one step away that step onto `to`.
+    for (int d = 0; d < 8 && (mine & rays.adjacent[to]) != 0; ++d) {
       const int n = t.next[to][d];
       if (n == s4::kNoSquare || !((mine >> n) & 1)) continue;
       const s4::Cell c = pos.board[n];
       if ((t.steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((d + 4) & 7)) & 1) add(n);
     }
-    for (int i = 0; i < 4; ++i) {  // sliders: the nearest piece on each line
+    // Sliders: the nearest piece on each line.
+    for (int i = 0; i < 4 && (mine & rays.cross[to]) != 0; ++i) {
       const s4::Squares ray = rays.ray[to][i];
       if (!(mine & ray)) continue;
       const int n = i == 0 || i == 3 ? HighestSquare(occupied & ray) : LowestSquare(occupied & ray);

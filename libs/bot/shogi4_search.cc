@@ -138,11 +138,16 @@ class Shogi4Searcher {
     const int* mat = node.material;
     int others = 0, n = 0, pressure = 0, rival_mates = 0;
     const s4::Squares occupied = Shogi4Occupied(pos);
+    int mates[s4::kSeats] = {};  // Position::MatesMade of each seat, in one pass
+    for (int i = 0; i < pos.n_elim; ++i) {
+      const int by = pos.mated_by[pos.elim[i]];
+      if (by >= 0 && by < s4::kSeats) ++mates[by];
+    }
     for (int o = 0; o < s4::kSeats; ++o) {
       if (o == me_ || !pos.Alive(o)) continue;
       others += mat[o];
       ++n;
-      rival_mates = std::max(rival_mates, pos.MatesMade(o));
+      rival_mates = std::max(rival_mates, mates[o]);
       // Our pieces near their king, and checks: mating chances. (Board lookups only: the
       // attack test is the costly part of a node, so it is used once per king.)
       pressure += 10 * Near(pos, pos.king[o], me_, 2);
@@ -155,8 +160,8 @@ class Shogi4Searcher {
       if (o != me_ && pos.Alive(o)) enemies += Near(pos, k, o, 2);
     const int safety = 8 * Near(pos, k, me_, 1) - 12 * enemies;
     // Survivors are ranked by mates made first: a rival's mate costs us a place.
-    return mat[me_] - (n ? others / n : 0) + kMateBonus * (pos.MatesMade(me_) - rival_mates) +
-           pressure + safety;
+    return mat[me_] - (n ? others / n : 0) + kMateBonus * (mates[me_] - rival_mates) + pressure +
+           safety;
   }
 
   // Pieces of `owner` (kings excluded) within `r` (1 or 2) squares (king steps) of `sq`:
