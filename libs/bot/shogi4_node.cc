@@ -296,7 +296,9 @@ void Shogi4CapturesFrom(const s4::Position& pos, unsigned seats, int first, bool
       const int from = s4::PopSquare(own);
       const s4::Cell c = pos.board[from];
       const int type = s4::TypeOf(c);
-      const s4::Squares step_hits = steps.to[type][s4::FacingOf(c)][from] & theirs;
+      // (The small table of neighbours first: most pieces have no target beside them.)
+      const s4::Squares near = rays.adjacent[from] & theirs;
+      const s4::Squares step_hits = near != 0 ? steps.to[type][s4::FacingOf(c)][from] & near : 0;
       int slide_to[4] = {s4::kNoSquare, s4::kNoSquare, s4::kNoSquare, s4::kNoSquare};
       bool slides = false;
       if (s4::Slides(type)) {
