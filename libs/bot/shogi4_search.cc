@@ -42,9 +42,11 @@ constexpr int kKeyBias = 1 << 20;  // makes every order key positive
 // A game over with us second, on the scale of the running evaluation (see Eval).
 constexpr int kSecondPlace = 2000;
 
-// Squares within one and two king steps of each square.
+// Squares within one and two king steps of each square, and the king steps between two
+// squares.
 struct NearAreas {
   s4::Squares area[2][s4::kSquares];
+  uint8_t distance[s4::kSquares][s4::kSquares];
 };
 const NearAreas kNear = [] {
   NearAreas n{};
@@ -54,6 +56,7 @@ const NearAreas kNear = [] {
                              std::abs(s4::ColOf(sq) - s4::ColOf(t)));
       for (int r = 1; r <= 2; ++r)
         if (d <= r) n.area[r - 1][sq] |= s4::SquareBit(t);
+      n.distance[sq][t] = static_cast<uint8_t>(d);
     }
   }
   return n;
@@ -319,9 +322,7 @@ class Shogi4Searcher {
     if (s4::IsPromotion(m)) key += 500;
     if (s4::IsDrop(m)) key -= 100;
     if (brs_ && seat != me_ && !victim) {
-      const int k = pos.king[me_], to = s4::MoveTo(m);
-      const int d = std::max(std::abs(s4::RankOf(k) - s4::RankOf(to)),
-                             std::abs(s4::ColOf(k) - s4::ColOf(to)));
+      const int d = kNear.distance[pos.king[me_]][s4::MoveTo(m)];
       if (d <= 2) key += 1000 - 100 * d;
     }
     return key;
