@@ -140,7 +140,6 @@ class Shogi4Searcher {
     if (!pos.Alive(me_)) return -kWin;
     const int* mat = node.material;
     int others = 0, n = 0, pressure = 0, rival_mates = 0;
-    const s4::Squares occupied = Shogi4Occupied(pos);
     int mates[s4::kSeats] = {};  // Position::MatesMade of each seat, in one pass
     for (int i = 0; i < pos.n_elim; ++i) {
       const int by = pos.mated_by[pos.elim[i]];
@@ -154,7 +153,10 @@ class Shogi4Searcher {
       // Our pieces near their king, and checks: mating chances. (Board lookups only: the
       // attack test is the costly part of a node, so it is used once per king.)
       pressure += 10 * Near(pos, pos.king[o], me_, 2);
-      if (Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me_], occupied)) pressure += 40;
+      // (A seat not in check is not attacked by us: the node's check set answers first.)
+      if (((node.checked >> o) & 1) &&
+          Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me_], Shogi4Occupied(pos)))
+        pressure += 40;
     }
     // Enemies around our king hurt, our own pieces beside it (a wall) help.
     const int k = pos.king[me_];
