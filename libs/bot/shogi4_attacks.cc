@@ -18,22 +18,4 @@ const Shogi4Rays* BuildShogi4Rays() {
   return r;
 }
 
-const Shogi4Steps* BuildShogi4Steps() {
-  namespace s4 = shogi4;
-  const s4::Tables& t = s4::Tab();
-  auto* st = new Shogi4Steps{};
-  for (int type = 0; type < s4::kPieceTypes; ++type) {
-    for (int f = 0; f < 4; ++f) {
-      for (int sq = 0; sq < s4::kSquares; ++sq) {
-        for (int d = 0; d < 8; ++d) {
-          const int n = t.next[sq][d];
-          if (((t.steps[type][f] >> d) & 1) && n != s4::kNoSquare)
-            st->to[type][f][sq] |= s4::SquareBit(n);
-        }
-      }
-    }
-  }
-  return st;
-}
-
 }  // namespace tablero::bot

@@ -19,16 +19,6 @@ struct Shogi4Rays {
   shogi4::Squares adjacent[shogi4::kSquares];  // the squares one king step away
 };
 const Shogi4Rays* BuildShogi4Rays();
-// The squares a piece of each type and facing reaches in one step from each square (the
-// engine's step directions; the sliders' rays are apart).
-struct Shogi4Steps {
-  shogi4::Squares to[shogi4::kPieceTypes][4][shogi4::kSquares];
-};
-const Shogi4Steps* BuildShogi4Steps();
-inline const Shogi4Steps& Shogi4StepTable() {
-  static const Shogi4Steps* const table = BuildShogi4Steps();
-  return *table;
-}
 // Inline: every attack test reads it (a call per test cost 2% of the search).
 inline const Shogi4Rays& Shogi4RayTable() {
   static const Shogi4Rays* const table = BuildShogi4Rays();

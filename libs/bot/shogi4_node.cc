@@ -278,7 +278,6 @@ void Shogi4Captures(const s4::Position& pos, unsigned seats, bool in_check, s4::
 void Shogi4CapturesFrom(const s4::Position& pos, unsigned seats, int first, bool in_check,
                         s4::Squares targets, s4::MoveList* out) {
   const s4::Tables& t = s4::Tab();
-  const Shogi4Steps& steps = Shogi4StepTable();
   const Shogi4Rays& rays = Shogi4RayTable();
   const s4::Squares occupied = Shogi4Occupied(pos);
   s4::Squares kings = 0;
@@ -296,9 +295,15 @@ void Shogi4CapturesFrom(const s4::Position& pos, unsigned seats, int first, bool
       const int from = s4::PopSquare(own);
       const s4::Cell c = pos.board[from];
       const int type = s4::TypeOf(c);
-      // (The small table of neighbours first: most pieces have no target beside them.)
-      const s4::Squares near = rays.adjacent[from] & theirs;
-      const s4::Squares step_hits = near != 0 ? steps.to[type][s4::FacingOf(c)][from] & near : 0;
+      // Steps onto a target: only for a piece with a target beside it (most have none).
+      unsigned step_dirs = 0;  // bit d: the step in direction d takes
+      if (const s4::Squares near = rays.adjacent[from] & theirs; near != 0) {
+        const uint8_t dirs = t.steps[type][s4::FacingOf(c)];
+        for (int d = 0; d < 8; ++d) {
+          const int to = t.next[from][d];
+          if (((dirs >> d) & 1) && to != s4::kNoSquare && ((near >> to) & 1)) step_dirs |= 1u << d;
+        }
+      }
       int slide_to[4] = {s4::kNoSquare, s4::kNoSquare, s4::kNoSquare, s4::kNoSquare};
       bool slides = false;
       if (s4::Slides(type)) {
@@ -309,7 +314,7 @@ void Shogi4CapturesFrom(const s4::Position& pos, unsigned seats, int first, bool
           if ((theirs >> n) & 1) slide_to[i] = n, slides = true;
         }
       }
-      if (step_hits == 0 && !slides) continue;
+      if (step_dirs == 0 && !slides) continue;
       // Only a piece on its king's lines can stand pinned (the sliders are orthogonal).
       bool test_king = in_check || type == s4::kKing;
       if (!test_king && ((king_lines >> from) & 1)) {
@@ -318,10 +323,9 @@ void Shogi4CapturesFrom(const s4::Position& pos, unsigned seats, int first, bool
       }
       if (test_king && !have_enemy) enemy = Shogi4PiecesOf(pos, pos.Enemies(s)), have_enemy = true;
       // Shogi4BoardMoves's order: steps by direction, then slides by direction.
-      for (int d = 0; d < 8 && step_hits != 0; ++d) {
-        const int to = t.next[from][d];
-        if (to != s4::kNoSquare && ((step_hits >> to) & 1))
-          AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy, out);
+      for (int d = 0; d < 8; ++d) {
+        if ((step_dirs >> d) & 1)
+          AddBoardMove(pos, s, c, from, t.next[from][d], test_king, occupied, enemy, out);
       }
       for (int i = 0; i < 4 && slides; ++i) {
         if (slide_to[i] != s4::kNoSquare)
