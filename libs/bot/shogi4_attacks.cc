@@ -10,7 +10,10 @@ const Shogi4Rays* BuildShogi4Rays() {
     for (int i = 0; i < 4; ++i) {
       for (int n = t.next[sq][2 * i]; n != s4::kNoSquare; n = t.next[n][2 * i])
         r->ray[sq][i] |= s4::SquareBit(n);
+      r->cross[sq] |= r->ray[sq][i];
     }
+    for (int d = 0; d < 8; ++d)
+      if (t.next[sq][d] != s4::kNoSquare) r->adjacent[sq] |= s4::SquareBit(t.next[sq][d]);
   }
   return r;
 }

@@ -15,6 +15,8 @@ namespace tablero::bot {
 // 6 of the engine), the square itself excluded.
 struct Shogi4Rays {
   shogi4::Squares ray[shogi4::kSquares][4];
+  shogi4::Squares cross[shogi4::kSquares];     // the four rays together
+  shogi4::Squares adjacent[shogi4::kSquares];  // the squares one king step away
 };
 const Shogi4Rays* BuildShogi4Rays();
 // Inline: every attack test reads it (a call per test cost 2% of the search).
@@ -32,32 +34,51 @@ inline int LowestSquare(shogi4::Squares b) {
   return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(uint64_t(b >> 64));
 }
 
-// Is `sq` attacked by a piece whose owner is in `by` (bit per seat)?
-inline bool Shogi4Attacked(const shogi4::Position& pos, int sq, unsigned by) {
+// The squares of all pieces (ownerless ones included), and those of the seats in `by`.
+inline shogi4::Squares Shogi4Occupied(const shogi4::Position& pos) {
+  shogi4::Squares b = 0;
+  for (shogi4::Squares p : pos.pieces) b |= p;
+  return b;
+}
+inline shogi4::Squares Shogi4PiecesOf(const shogi4::Position& pos, unsigned by) {
+  shogi4::Squares b = 0;
+  for (int o = 0; o < shogi4::kSeats; ++o)
+    if ((by >> o) & 1) b |= pos.pieces[o];
+  return b;
+}
+
+// Is `sq` attacked by a piece on `attackers`, with `occupied` the squares that block? The
+// board gives the type and facing of each attacker (`attackers` within `occupied`). With
+// the sets a move will leave (its from-square empty, its to-square taken, a captured
+// piece no longer an attacker) it answers for the position after the move, unmade.
+inline bool Shogi4AttackedFrom(const shogi4::Cell* board, int sq, shogi4::Squares attackers,
+                               shogi4::Squares occupied) {
   namespace s4 = shogi4;
-  const s4::Tables& t = s4::Tab();
-  for (int d = 0; d < 8; ++d) {
-    const int n = t.next[sq][d];
-    if (n == s4::kNoSquare) continue;
-    const s4::Cell c = pos.board[n];
-    if (c == 0 || !((by >> s4::OwnerOf(c)) & 1)) continue;
-    if ((t.steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((d + 4) & 7)) & 1) return true;
-  }
-  s4::Squares attackers = 0, occupied = pos.pieces[s4::kOwnerless];
-  for (int o = 0; o < s4::kSeats; ++o) {
-    occupied |= pos.pieces[o];
-    if ((by >> o) & 1) attackers |= pos.pieces[o];
-  }
   const Shogi4Rays& r = Shogi4RayTable();
+  // Direction (the engine's numbering) from `sq` to a neighbour, by the square difference.
+  static constexpr int8_t kDir[21] = {7, 0,  1,  -1, -1, -1, -1, -1, -1, 6, -1,
+                                      2, -1, -1, -1, -1, -1, -1, 5,  4,  3};
+  for (s4::Squares near = attackers & r.adjacent[sq]; near != 0;) {
+    const int n = s4::PopSquare(near);
+    const s4::Cell c = board[n];
+    // The piece on n steps back towards sq: the opposite of the direction sq -> n.
+    if ((s4::Tab().steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((kDir[n - sq + 10] + 4) & 7)) & 1)
+      return true;
+  }
+  if (!(attackers & r.cross[sq])) return false;
   for (int i = 0; i < 4; ++i) {
     const s4::Squares ray = r.ray[sq][i];
     if (!(attackers & ray)) continue;
     // North and west run to lower square numbers: the nearest piece is the highest.
     const int n = i == 0 || i == 3 ? HighestSquare(occupied & ray) : LowestSquare(occupied & ray);
-    const s4::Cell c = pos.board[n];
-    if (s4::Slides(s4::TypeOf(c)) && ((by >> s4::OwnerOf(c)) & 1)) return true;
+    if (((attackers >> n) & 1) && s4::Slides(s4::TypeOf(board[n]))) return true;
   }
   return false;
+}
+
+// Is `sq` attacked by a piece whose owner is in `by` (bit per seat)?
+inline bool Shogi4Attacked(const shogi4::Position& pos, int sq, unsigned by) {
+  return Shogi4AttackedFrom(pos.board, sq, Shogi4PiecesOf(pos, by), Shogi4Occupied(pos));
 }
 
 inline bool Shogi4InCheck(const shogi4::Position& pos, int seat) {

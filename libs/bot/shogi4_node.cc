@@ -1,7 +1,5 @@
 #include "libs/bot/shogi4_node.h"
 
-#include <cstring>
-
 #include "libs/bot/shogi4_attacks.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/tables.h"
@@ -21,9 +19,13 @@ int Shogi4Material(const s4::Position& pos, int seat) {
 namespace {
 
 void Recount(Shogi4Node& node) {
-  for (int s = 0; s < s4::kSeats; ++s) node.material[s] = Shogi4Material(node.pos, s);
-  node.in_check = node.pos.over == s4::EndReason::kNone && node.pos.Alive(node.pos.to_move) &&
-                  Shogi4InCheck(node.pos, node.pos.to_move);
+  node.checked = 0;
+  for (int s = 0; s < s4::kSeats; ++s) {
+    node.material[s] = Shogi4Material(node.pos, s);
+    if (node.pos.Alive(s) && Shogi4InCheck(node.pos, s)) node.checked |= 1u << s;
+  }
+  node.in_check =
+      node.pos.over == s4::EndReason::kNone && ((node.checked >> node.pos.to_move) & 1) != 0;
 }
 
 // The engine's HasLegalMove, for a Resolve after a mate.
@@ -64,21 +66,19 @@ s4::Squares Pinned(const s4::Position& pos, int s, unsigned enemies) {
 
 // Adds the board move from -> to of the piece `c` of `s` (plain and promoted, by the
 // engine's rules) unless it leaves the king of `s` attacked; `test_king`: whether it can.
-// `board`: a copy of pos.board for that test (`*copied` says whether it is made yet).
+// `occupied`: every piece's square; `enemy`: those of the seats attacking `s`.
 [[gnu::always_inline]] inline void AddBoardMove(const s4::Position& pos, int s, s4::Cell c,
-                                                int from, int to, bool test_king, s4::Cell* board,
-                                                bool* copied, s4::MoveList* out) {
+                                                int from, int to, bool test_king,
+                                                s4::Squares occupied, s4::Squares enemy,
+                                                s4::MoveList* out) {
   const s4::Tables& t = s4::Tab();
   const int type = s4::TypeOf(c), f = s4::FacingOf(c);
   if (test_king) {
-    if (!*copied) std::memcpy(board, pos.board, sizeof pos.board), *copied = true;
-    const s4::Cell cap = board[to];
-    board[to] = c;
-    board[from] = 0;
-    const bool exposed = s4::Attacked(board, type == s4::kKing ? to : pos.king[s], pos.Enemies(s));
-    board[from] = c;
-    board[to] = cap;
-    if (exposed) return;
+    // The position after the move, from its square sets: `from` empty, `to` ours.
+    const s4::Squares to_bit = s4::SquareBit(to);
+    if (Shogi4AttackedFrom(pos.board, type == s4::kKing ? to : pos.king[s], enemy & ~to_bit,
+                           (occupied & ~s4::SquareBit(from)) | to_bit))
+      return;
   }
   const bool pawn = type == s4::kPawn;
   const bool plain =
@@ -86,6 +86,24 @@ s4::Squares Pinned(const s4::Position& pos, int s, unsigned enemies) {
   if (plain) out->Add(s4::MakeBoardMove(from, to, false));
   if (s4::CanPromote(type) && (t.zone[f][from] || t.zone[f][to]))
     out->Add(s4::MakeBoardMove(from, to, true));
+}
+
+// Has the king of `s` a legal step (singles: in pairs the partner rule is the engine's)?
+// A legal move, so that "has a legal move" is answered without the engine's generator
+// when the king can step out of check.
+bool KingCanStep(const s4::Position& pos, int s) {
+  if (pos.rules.format == s4::Format::kPairs) return false;
+  const int ksq = pos.king[s];
+  const s4::Squares occupied = Shogi4Occupied(pos), enemy = Shogi4PiecesOf(pos, pos.Enemies(s));
+  s4::Squares kings = 0;
+  for (int o = 0; o < s4::kSeats; ++o) kings |= s4::SquareBit(pos.king[o]);
+  const s4::Squares vacated = occupied & ~s4::SquareBit(ksq);
+  for (s4::Squares steps = Shogi4RayTable().adjacent[ksq] & ~pos.pieces[s] & ~kings; steps != 0;) {
+    const int to = s4::PopSquare(steps);
+    const s4::Squares bit = s4::SquareBit(to);
+    if (!Shogi4AttackedFrom(pos.board, to, enemy & ~bit, vacated | bit)) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -116,13 +134,31 @@ void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
       node.material[seat] += kShogi4BoardValue[s4::kPromoted[type]] - kShogi4BoardValue[type];
     }
   }
+  const int from = s4::IsDrop(m) ? -1 : s4::MoveFrom(m);
   s4::DoMove(p, m);
-  // Check priority (shogi4::PickNext), with the attack test from the occupancy sets.
+  // Which seats are in check: only one in check before or whose king the move touches (a
+  // step from `to`, a slider on its lines, a line opened at `from`: the only sliders are
+  // orthogonal) needs the attack test. The mover's move was legal.
+  const Shogi4Rays& rays = Shogi4RayTable();
+  const s4::Squares occupied = Shogi4Occupied(p), alive = Shogi4PiecesOf(p, p.alive);
+  const bool slider = s4::Slides(s4::TypeOf(p.board[to]));
+  unsigned checked = 0;
+  for (int t = 0; t < s4::kSeats; ++t) {
+    if (t == seat || !p.Alive(t)) continue;
+    const int k = p.king[t];
+    const bool touched = ((node.checked >> t) & 1) || ((rays.adjacent[k] >> to) & 1) ||
+                         (slider && ((rays.cross[k] >> to) & 1)) ||
+                         (from >= 0 && ((rays.cross[k] >> from) & 1));
+    if (touched && Shogi4AttackedFrom(p.board, k, alive & ~p.pieces[t], occupied))
+      checked |= 1u << t;
+  }
+  node.checked = checked;
+  // Check priority (shogi4::PickNext): the first seat in check after the mover.
   int first = -1;
   bool check = false;
   for (int k = 1; k < s4::kSeats && first < 0; ++k) {
     const int t = (seat + k) & 3;
-    if (p.Alive(t) && Shogi4InCheck(p, t)) first = t, check = true;
+    if ((checked >> t) & 1) first = t, check = true;
   }
   for (int k = 1; k <= s4::kSeats && first < 0; ++k) {
     const int t = (seat + k) & 3;
@@ -136,7 +172,7 @@ void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
       [&](const s4::Position& q, int s) {
         if (asked) return s4::HasLegalMove(q, s);
         asked = true;
-        return !check || s4::HasLegalMove(q, s, true, true);
+        return !check || KingCanStep(q, s) || s4::HasLegalMove(q, s, true, true);
       },
       [](int, int, int) {}, first);
   if (p.n_elim != mates) {
@@ -157,16 +193,14 @@ void Shogi4BoardMoves(const s4::Position& pos, int s, bool in_check, s4::Squares
                       bool quiet, s4::MoveList* out) {
   const s4::Tables& t = s4::Tab();
   const s4::Squares pinned = Pinned(pos, s, pos.Enemies(s));
-  // A working board for the king tests, copied on first need.
-  s4::Cell board[s4::kSquares];
-  bool copied = false;
+  const s4::Squares occupied = Shogi4Occupied(pos), enemy = Shogi4PiecesOf(pos, pos.Enemies(s));
   for (s4::Squares own = pos.pieces[s]; own != 0;) {
     const int from = s4::PopSquare(own);
     const s4::Cell c = pos.board[from];
     const int type = s4::TypeOf(c), f = s4::FacingOf(c);
     const bool test_king = in_check || type == s4::kKing || (pinned & s4::SquareBit(from)) != 0;
     auto try_to = [&](int to) {
-      AddBoardMove(pos, s, c, from, to, test_king, board, &copied, out);
+      AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy, out);
     };
     const uint8_t steps = t.steps[type][f];
     for (int d = 0; d < 8; ++d) {
@@ -205,11 +239,9 @@ void Shogi4Captures(const s4::Position& pos, unsigned seats, bool in_check, s4::
   }
   targets &= occupied;
   for (int o = 0; o < s4::kSeats; ++o) targets &= ~s4::SquareBit(pos.king[o]);
-  s4::Squares pinned[s4::kSeats];
+  s4::Squares pinned[s4::kSeats], enemy[s4::kSeats];
   unsigned have_pinned = 0;
   const Shogi4Rays& rays = Shogi4RayTable();
-  s4::Cell board[s4::kSquares];
-  bool copied = false;
   for (s4::Squares b = targets; b != 0;) {
     const int to = s4::PopSquare(b);
     const s4::Squares mine = movers & ~pos.pieces[s4::OwnerOf(pos.board[to])];
@@ -217,23 +249,88 @@ void Shogi4Captures(const s4::Position& pos, unsigned seats, bool in_check, s4::
     auto add = [&](int from) {
       const s4::Cell c = pos.board[from];
       const int s = s4::OwnerOf(c);
-      if (!((have_pinned >> s) & 1)) pinned[s] = Pinned(pos, s, pos.Enemies(s));
+      if (!((have_pinned >> s) & 1)) {
+        pinned[s] = Pinned(pos, s, pos.Enemies(s));
+        enemy[s] = Shogi4PiecesOf(pos, pos.Enemies(s));
+      }
       have_pinned |= 1u << s;
       const bool test_king =
           in_check || s4::TypeOf(c) == s4::kKing || (pinned[s] & s4::SquareBit(from)) != 0;
-      AddBoardMove(pos, s, c, from, to, test_king, board, &copied, out);
+      AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy[s], out);
     };
-    for (int d = 0; d < 8; ++d) {  // pieces one step away that step onto `to`
+    // Pieces one step away that step onto `to`.
+    for (int d = 0; d < 8 && (mine & rays.adjacent[to]) != 0; ++d) {
       const int n = t.next[to][d];
       if (n == s4::kNoSquare || !((mine >> n) & 1)) continue;
       const s4::Cell c = pos.board[n];
       if ((t.steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((d + 4) & 7)) & 1) add(n);
     }
-    for (int i = 0; i < 4; ++i) {  // sliders: the nearest piece on each line
+    // Sliders: the nearest piece on each line.
+    for (int i = 0; i < 4 && (mine & rays.cross[to]) != 0; ++i) {
       const s4::Squares ray = rays.ray[to][i];
       if (!(mine & ray)) continue;
       const int n = i == 0 || i == 3 ? HighestSquare(occupied & ray) : LowestSquare(occupied & ray);
       if (((mine >> n) & 1) && s4::Slides(s4::TypeOf(pos.board[n]))) add(n);
+    }
+  }
+}
+
+void Shogi4CapturesFrom(const s4::Position& pos, unsigned seats, int first, bool in_check,
+                        s4::Squares targets, s4::MoveList* out) {
+  const s4::Tables& t = s4::Tab();
+  const Shogi4Rays& rays = Shogi4RayTable();
+  const s4::Squares occupied = Shogi4Occupied(pos);
+  s4::Squares kings = 0;
+  for (int o = 0; o < s4::kSeats; ++o) kings |= s4::SquareBit(pos.king[o]);
+  targets &= occupied & ~kings;
+  for (int k = 0; k < s4::kSeats; ++k) {
+    const int s = (first + k) & 3;
+    if (!((seats >> s) & 1)) continue;
+    const s4::Squares theirs = targets & ~pos.pieces[s];
+    if (theirs == 0) continue;
+    const s4::Squares king_lines = rays.cross[pos.king[s]];
+    s4::Squares pinned = 0, enemy = 0;
+    bool have_pinned = false, have_enemy = false;  // found on first need
+    for (s4::Squares own = pos.pieces[s]; own != 0;) {
+      const int from = s4::PopSquare(own);
+      const s4::Cell c = pos.board[from];
+      const int type = s4::TypeOf(c);
+      // Steps onto a target: only for a piece with a target beside it (most have none).
+      unsigned step_dirs = 0;  // bit d: the step in direction d takes
+      if (const s4::Squares near = rays.adjacent[from] & theirs; near != 0) {
+        const uint8_t dirs = t.steps[type][s4::FacingOf(c)];
+        for (int d = 0; d < 8; ++d) {
+          const int to = t.next[from][d];
+          if (((dirs >> d) & 1) && to != s4::kNoSquare && ((near >> to) & 1)) step_dirs |= 1u << d;
+        }
+      }
+      int slide_to[4] = {s4::kNoSquare, s4::kNoSquare, s4::kNoSquare, s4::kNoSquare};
+      bool slides = false;
+      if (s4::Slides(type)) {
+        for (int i = 0; i < 4; ++i) {  // the nearest piece on each line
+          const s4::Squares blockers = occupied & rays.ray[from][i];
+          if (blockers == 0) continue;
+          const int n = i == 0 || i == 3 ? HighestSquare(blockers) : LowestSquare(blockers);
+          if ((theirs >> n) & 1) slide_to[i] = n, slides = true;
+        }
+      }
+      if (step_dirs == 0 && !slides) continue;
+      // Only a piece on its king's lines can stand pinned (the sliders are orthogonal).
+      bool test_king = in_check || type == s4::kKing;
+      if (!test_king && ((king_lines >> from) & 1)) {
+        if (!have_pinned) pinned = Pinned(pos, s, pos.Enemies(s)), have_pinned = true;
+        test_king = (pinned >> from) & 1;
+      }
+      if (test_king && !have_enemy) enemy = Shogi4PiecesOf(pos, pos.Enemies(s)), have_enemy = true;
+      // Shogi4BoardMoves's order: steps by direction, then slides by direction.
+      for (int d = 0; d < 8; ++d) {
+        if ((step_dirs >> d) & 1)
+          AddBoardMove(pos, s, c, from, t.next[from][d], test_king, occupied, enemy, out);
+      }
+      for (int i = 0; i < 4 && slides; ++i) {
+        if (slide_to[i] != s4::kNoSquare)
+          AddBoardMove(pos, s, c, from, slide_to[i], test_king, occupied, enemy, out);
+      }
     }
   }
 }
@@ -256,8 +353,7 @@ void Shogi4Drops(const s4::Position& pos, int s, bool in_check, s4::Squares squa
       if (pos.board[sq] == s4::MakeCell(s4::kPawn, s, s)) pawn_lines |= 1u << t.line[s][sq];
     }
   }
-  s4::Cell board[s4::kSquares];
-  if (in_check) std::memcpy(board, pos.board, sizeof board);
+  const s4::Squares enemy = in_check ? Shogi4PiecesOf(pos, enemies) : 0;
   for (int type : kDropOrder) {
     if (pos.hand[s][s4::HandIndex(type)] == 0) continue;
     const s4::Cell c = s4::MakeCell(type, s, s);
@@ -267,12 +363,8 @@ void Shogi4Drops(const s4::Position& pos, int s, bool in_check, s4::Squares squa
         if (t.last[s][to] || ((pawn_lines >> t.line[s][to]) & 1)) continue;
         if (pos.rules.pawn_before_flipped && FlippedAhead(pos, to, s)) continue;
       }
-      if (in_check) {
-        board[to] = c;
-        const bool still = s4::Attacked(board, ksq, enemies);
-        board[to] = 0;
-        if (still) continue;
-      }
+      if (in_check && Shogi4AttackedFrom(pos.board, ksq, enemy, occupied | s4::SquareBit(to)))
+        continue;
       if (type == s4::kPawn) {
         // Pawn-drop mate: the engine's own test (can the king's owner answer?).
         const int n = t.next[to][s4::Forward(s)];

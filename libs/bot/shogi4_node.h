@@ -24,6 +24,7 @@ struct Shogi4Node {
   shogi4::Position pos;
   int material[shogi4::kSeats] = {};  // per seat: its board pieces and hand, valued as above
   bool in_check = false;              // pos.to_move is in check
+  unsigned checked = 0;               // bit per seat in check (playing seats)
 };
 
 // Material of `seat` counted from scratch (what Shogi4Node::material holds).
@@ -50,6 +51,11 @@ void Shogi4BoardMoves(const shogi4::Position& pos, int seat, bool in_check, shog
 // of a move is the owner of the piece on its from-square.
 void Shogi4Captures(const shogi4::Position& pos, unsigned seats, bool in_check,
                     shogi4::Squares targets, shogi4::MoveList* out);
+// The same captures found from the movers through step and ray sets: those of
+// Shogi4BoardMoves(pos, seat, in_check, targets, false, out) for each seat of `seats` in
+// turn from `first`, in that order.
+void Shogi4CapturesFrom(const shogi4::Position& pos, unsigned seats, int first, bool in_check,
+                        shogi4::Squares targets, shogi4::MoveList* out);
 // Legal drops of `seat` onto the empty squares of `squares`, in GenerateLegal's order.
 void Shogi4Drops(const shogi4::Position& pos, int seat, bool in_check, shogi4::Squares squares,
                  shogi4::MoveList* out);

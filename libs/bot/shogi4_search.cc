@@ -42,9 +42,11 @@ constexpr int kKeyBias = 1 << 20;  // makes every order key positive
 // A game over with us second, on the scale of the running evaluation (see Eval).
 constexpr int kSecondPlace = 2000;
 
-// Squares within one and two king steps of each square.
+// Squares within one and two king steps of each square, and the king steps between two
+// squares.
 struct NearAreas {
   s4::Squares area[2][s4::kSquares];
+  uint8_t distance[s4::kSquares][s4::kSquares];
 };
 const NearAreas kNear = [] {
   NearAreas n{};
@@ -54,6 +56,7 @@ const NearAreas kNear = [] {
                              std::abs(s4::ColOf(sq) - s4::ColOf(t)));
       for (int r = 1; r <= 2; ++r)
         if (d <= r) n.area[r - 1][sq] |= s4::SquareBit(t);
+      n.distance[sq][t] = static_cast<uint8_t>(d);
     }
   }
   return n;
@@ -78,7 +81,7 @@ class Shogi4Searcher {
                                             uint64_t* nodes) {
     const Shogi4Node root = Shogi4NodeOf(root_pos);
     Moves moves;
-    Collect(root, 0, false, &moves);
+    Collect(root, 0, Stage::kEvery, &moves);
     std::vector<std::pair<int, s4::Move>> ranked;
     for (size_t i = 0; i < moves.size(); ++i) ranked.push_back({0, moves[i].m});
     *depth = 0;
@@ -137,16 +140,23 @@ class Shogi4Searcher {
     if (!pos.Alive(me_)) return -kWin;
     const int* mat = node.material;
     int others = 0, n = 0, pressure = 0, rival_mates = 0;
-    const unsigned my_bit = 1u << me_;
+    int mates[s4::kSeats] = {};  // Position::MatesMade of each seat, in one pass
+    for (int i = 0; i < pos.n_elim; ++i) {
+      const int by = pos.mated_by[pos.elim[i]];
+      if (by >= 0 && by < s4::kSeats) ++mates[by];
+    }
     for (int o = 0; o < s4::kSeats; ++o) {
       if (o == me_ || !pos.Alive(o)) continue;
       others += mat[o];
       ++n;
-      rival_mates = std::max(rival_mates, pos.MatesMade(o));
+      rival_mates = std::max(rival_mates, mates[o]);
       // Our pieces near their king, and checks: mating chances. (Board lookups only: the
       // attack test is the costly part of a node, so it is used once per king.)
       pressure += 10 * Near(pos, pos.king[o], me_, 2);
-      if (Shogi4Attacked(pos, pos.king[o], my_bit)) pressure += 40;
+      // (A seat not in check is not attacked by us: the node's check set answers first.)
+      if (((node.checked >> o) & 1) &&
+          Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me_], Shogi4Occupied(pos)))
+        pressure += 40;
     }
     // Enemies around our king hurt, our own pieces beside it (a wall) help.
     const int k = pos.king[me_];
@@ -155,8 +165,8 @@ class Shogi4Searcher {
       if (o != me_ && pos.Alive(o)) enemies += Near(pos, k, o, 2);
     const int safety = 8 * Near(pos, k, me_, 1) - 12 * enemies;
     // Survivors are ranked by mates made first: a rival's mate costs us a place.
-    return mat[me_] - (n ? others / n : 0) + kMateBonus * (pos.MatesMade(me_) - rival_mates) +
-           pressure + safety;
+    return mat[me_] - (n ? others / n : 0) + kMateBonus * (mates[me_] - rival_mates) + pressure +
+           safety;
   }
 
   // Pieces of `owner` (kings excluded) within `r` (1 or 2) squares (king steps) of `sq`:
@@ -207,13 +217,26 @@ class Shogi4Searcher {
     return brs_ && node.pos.to_move != me_ && !node.in_check;
   }
 
-  // The moves of this node, best first. In quiescence only captures, and at a best-reply
-  // node only those of our pieces (rivals taking each other's barely move our score).
+  // Which of a node's moves Collect gathers. An inner node of the search takes its
+  // captures first and its quiet moves only when no capture cut the node off: every
+  // capture ranks above every quiet move, and each stage keeps the generation order of
+  // the engine within it, so the moves searched and their order are those of one list.
+  enum class Stage {
+    kEvery,       // all moves (the root)
+    kQuiescence,  // captures (at a best-reply node only those of our pieces)
+    kCaptures,    // captures (every seat that may move here)
+    kQuiets,      // moves that take nothing, drops included
+  };
+
+  // The moves of this node in `stage`, best first. In quiescence at a best-reply node only
+  // the captures of our pieces (rivals taking each other's barely move our score).
   // With a beam (> 0), only the captures and the first `beam` quiet moves are put in order
   // (all a search with that beam looks at; the rest follow in no particular order), and
   // the drops that rank last (all of ours; a rival's away from our king) are generated
   // only when the other quiet moves do not fill the beam.
-  void Collect(const Shogi4Node& node, int ply, bool captures, Moves* out, int beam = 0) {
+  void Collect(const Shogi4Node& node, int ply, Stage stage, Moves* out, int beam = 0) {
+    const bool captures = stage == Stage::kQuiescence || stage == Stage::kCaptures;
+    const bool quiets = stage == Stage::kEvery || stage == Stage::kQuiets;
     const s4::Position& pos = node.pos;
     const int t = pos.to_move;
     const bool merged = Merged(node);
@@ -230,7 +253,8 @@ class Shogi4Searcher {
         const int seat =
             seat_or_owner >= 0 ? seat_or_owner : s4::OwnerOf(pos.board[s4::MoveFrom(m)]);
         const s4::Cell victim = s4::IsDrop(m) ? 0 : pos.board[s4::MoveTo(m)];
-        if (captures && merged && s4::OwnerOf(victim) != me_) continue;
+        if (stage == Stage::kQuiescence && merged && s4::OwnerOf(victim) != me_) continue;
+        if (stage == Stage::kQuiets && victim != 0) continue;  // (the engine's pairs list)
         const int key = OrderKey(pos, m, seat);
         // The plain quiet moves (key 0) and far drops (key -100) rank among their like in
         // generation order: beyond the first `beam` of each, none can be searched.
@@ -249,10 +273,19 @@ class Shogi4Searcher {
         add(seat);
       }
     };
-    if (captures && merged && !pairs) {
+    if (stage == Stage::kQuiescence && merged && !pairs) {
       // Every rival's captures of our pieces at once (no rival is in check).
       list.size = 0;
       Shogi4Captures(pos, pos.Enemies(me_), false, pos.pieces[me_], &list);
+      add(-1);
+    } else if (captures && !pairs) {
+      // Every seat's captures at once, found through step and ray sets, in the order of
+      // the generation seat by seat (ties of the order keys are broken by it).
+      unsigned seats = 0;
+      for (int s = 0; s < s4::kSeats; ++s)
+        if (merged ? s != me_ && pos.Alive(s) : s == t) seats |= 1u << s;
+      list.size = 0;
+      Shogi4CapturesFrom(pos, seats, t, check, occupied, &list);
       add(-1);
     } else {
       for_seats([&](int seat) {
@@ -262,16 +295,14 @@ class Shogi4Searcher {
           } else {
             s4::GenerateLegal(pos, seat, &list);
           }
-        } else if (captures) {
-          // One seat: from its pieces (fewer than the targets, the other seats' pieces).
-          Shogi4BoardMoves(pos, seat, check, occupied & ~pos.pieces[seat], false, &list);
         } else {
-          Shogi4BoardMoves(pos, seat, check, occupied & ~pos.pieces[seat], true, &list);
+          const s4::Squares targets = stage == Stage::kQuiets ? 0 : occupied & ~pos.pieces[seat];
+          Shogi4BoardMoves(pos, seat, check, targets, true, &list);
           Shogi4Drops(pos, seat, check, near, &list);
         }
       });
     }
-    if (!captures && !pairs && (beam == 0 || out->cands.size() - size_t(n_captures) < size_t(beam)))
+    if (quiets && !pairs && (beam == 0 || out->cands.size() - size_t(n_captures) < size_t(beam)))
       for_seats([&](int seat) { Shogi4Drops(pos, seat, check, s4::kAllSquares & ~near, &list); });
     std::vector<uint64_t>& order = out->order;
     const size_t keep = beam > 0 ? size_t(n_captures + beam) : order.size();
@@ -293,9 +324,7 @@ class Shogi4Searcher {
     if (s4::IsPromotion(m)) key += 500;
     if (s4::IsDrop(m)) key -= 100;
     if (brs_ && seat != me_ && !victim) {
-      const int k = pos.king[me_], to = s4::MoveTo(m);
-      const int d = std::max(std::abs(s4::RankOf(k) - s4::RankOf(to)),
-                             std::abs(s4::ColOf(k) - s4::ColOf(to)));
+      const int d = kNear.distance[pos.king[me_]][s4::MoveTo(m)];
       if (d <= 2) key += 1000 - 100 * d;
     }
     return key;
@@ -314,6 +343,18 @@ class Shogi4Searcher {
     return child;
   }
 
+  // Takes a child's score `s` into the node's best and window; true on a cutoff.
+  static bool Better(bool maxing, int s, int* best, int* alpha, int* beta) {
+    if (maxing) {
+      *best = std::max(*best, s);
+      *alpha = std::max(*alpha, s);
+    } else {
+      *best = std::min(*best, s);
+      *beta = std::min(*beta, s);
+    }
+    return *alpha >= *beta;
+  }
+
   int Search(const Shogi4Node& node, int depth, int alpha, int beta, int ply) {
     if (Tick()) return 0;
     const s4::Position& pos = node.pos;
@@ -323,31 +364,29 @@ class Shogi4Searcher {
     const int beam = maxing ? 40 : 24;  // quiet moves searched
     Moves& moves = moves_[ply];
     moves.clear();
-    Collect(node, ply, false, &moves, beam);
-    if (moves.size() == 0) {
-      // We are mated (or, under best-reply, have no move: the engine would mate us).
-      if (maxing) return -kWin;
-      if (Merged(node)) return Eval(node);
-      // A seat not in check without a move (Shogi4Make did not ask): the engine mates it.
-      Shogi4Node next = node;
-      Shogi4MateStuck(next);
-      return Search(next, depth, alpha, beta, ply);
-    }
-    int quiet = 0;
+    Collect(node, ply, Stage::kCaptures, &moves);
+    const bool any_capture = moves.size() != 0;
     int best = maxing ? -kInf : kInf;
-    for (size_t i = 0; i < moves.size(); ++i) {
-      const Cand& c = moves[i];
-      if (c.key < kCaptureKey && ++quiet > beam) break;
-      const int s = Search(Child(node, c), depth - 1, alpha, beta, ply + 1);
-      if (stop_) return 0;
-      if (maxing) {
-        best = std::max(best, s);
-        alpha = std::max(alpha, s);
-      } else {
-        best = std::min(best, s);
-        beta = std::min(beta, s);
+    // Captures first; the quiet moves are generated only if none of them cut off.
+    for (int stage = 0; stage < 2; ++stage) {
+      if (stage == 1) {
+        moves.clear();
+        Collect(node, ply, Stage::kQuiets, &moves, beam);
+        if (!any_capture && moves.size() == 0) {
+          // We are mated (or, under best-reply, have no move: the engine would mate us).
+          if (maxing) return -kWin;
+          if (Merged(node)) return Eval(node);
+          // A seat not in check without a move (Shogi4Make did not ask): the engine mates it.
+          Shogi4Node next = node;
+          Shogi4MateStuck(next);
+          return Search(next, depth, alpha, beta, ply);
+        }
       }
-      if (alpha >= beta) break;
+      for (size_t i = 0; i < moves.size() && (stage == 0 || int(i) < beam); ++i) {
+        const int s = Search(Child(node, moves[i]), depth - 1, alpha, beta, ply + 1);
+        if (stop_) return 0;
+        if (Better(maxing, s, &best, &alpha, &beta)) return best;
+      }
     }
     return best;
   }
@@ -367,21 +406,14 @@ class Shogi4Searcher {
     }
     Moves& caps = moves_[ply];
     caps.clear();
-    Collect(node, ply, true, &caps);
+    Collect(node, ply, Stage::kQuiescence, &caps);
     int best = stand;
     for (size_t i = 0; i < caps.size(); ++i) {
       const Cand& c = caps[i];
       if (Tick()) return 0;
       const int s = Quiesce(Child(node, c), alpha, beta, ply + 1, qdepth + 1);
       if (stop_) return 0;
-      if (maxing) {
-        best = std::max(best, s);
-        alpha = std::max(alpha, s);
-      } else {
-        best = std::min(best, s);
-        beta = std::min(beta, s);
-      }
-      if (alpha >= beta) break;
+      if (Better(maxing, s, &best, &alpha, &beta)) break;
     }
     return best;
   }

@@ -4,7 +4,8 @@
 // - its generator move for move and in order against shogi4::GenerateLegal (board moves
 //   then drops) and shogi4::GenerateCaptures, for every seat still playing, and onto
 //   random target and drop square sets against the engine's list filtered to them; its
-//   captures found from their targets (Shogi4Captures) as a set against the same;
+//   captures found from their targets (Shogi4Captures) as a set against the same, and
+//   from the movers (Shogi4CapturesFrom) move for move and in order;
 // - its move step against shogi4::MakeMove for a random move of every seat still playing:
 //   the same position, or (a seat picked while not in check has no legal move) the same
 //   after Shogi4MateStuck; its material against a count from scratch, its check flag
@@ -47,6 +48,15 @@ std::vector<s4::Move> Fast(const s4::Position& pos, int seat, s4::Squares target
   return std::vector<s4::Move>(list.begin(), list.end());
 }
 
+// Shogi4CapturesFrom for `seats` in turn from `first`.
+std::vector<s4::Move> FromMovers(const s4::Position& pos, unsigned seats, bool check,
+                                 s4::Squares targets, int first) {
+  static s4::MoveList list;
+  list.size = 0;
+  Shogi4CapturesFrom(pos, seats, first, check, targets, &list);
+  return std::vector<s4::Move>(list.begin(), list.end());
+}
+
 bool Same(const s4::Position& a, const s4::Position& b) {
   return std::memcmp(a.board, b.board, sizeof a.board) == 0 &&
          std::memcmp(a.pieces, b.pieces, sizeof a.pieces) == 0 &&
@@ -66,6 +76,10 @@ void ExpectNodeMatches(const Shogi4Node& node, const char* where) {
     ASSERT_EQ(node.material[s], Shogi4Material(node.pos, s)) << where << " seat " << s;
   if (node.pos.over == s4::EndReason::kNone) {
     ASSERT_EQ(node.in_check, s4::InCheck(node.pos, node.pos.to_move)) << where;
+  }
+  for (int s = 0; s < s4::kSeats; ++s) {
+    ASSERT_EQ((node.checked >> s) & 1, node.pos.Alive(s) && s4::InCheck(node.pos, s))
+        << where << " seat " << s;
   }
 }
 
@@ -135,6 +149,10 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
             std::sort(want.begin(), want.end());
             ASSERT_EQ(got, want) << "variant " << variant << " ply " << ply << " seat " << seat;
             captures += int(want.size());
+            // Found from the movers: the same list in the same order.
+            EXPECT_EQ(FromMovers(pos, 1u << seat, s4::InCheck(pos, seat), targets, seat),
+                      Fast(pos, seat, targets, false, 0))
+                << "variant " << variant << " ply " << ply << " seat " << seat;
           }
           // Onto random target squares and drop squares: the engine's moves that go there.
           const s4::Squares targets = RandomSquares(rng), squares = RandomSquares(rng);
@@ -166,6 +184,19 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
           std::sort(want.begin(), want.end());
           if (!pairs) {
             ASSERT_EQ(got, want) << "variant " << variant << " ply " << ply;
+            // From the movers, in generation order from each seat in turn: the seats' lists
+            // one after the other.
+            for (int first = 0; first < s4::kSeats; ++first) {
+              std::vector<s4::Move> in_turn;
+              for (int k = 0; k < s4::kSeats; ++k) {
+                const int seat = (first + k) & 3;
+                if (!((seats >> seat) & 1)) continue;
+                const std::vector<s4::Move> c = Engine(pos, seat, true);
+                in_turn.insert(in_turn.end(), c.begin(), c.end());
+              }
+              ASSERT_EQ(FromMovers(pos, seats, false, s4::kAllSquares, first), in_turn)
+                  << "variant " << variant << " ply " << ply << " first " << first;
+            }
           }
         }
         // The playout: captures twice as likely as other moves (pieces change hands,
