@@ -355,13 +355,6 @@ class Searcher {
     Count();
     if (stop_) return 0;
     if (ply >= kMaxPly - 1) return Eval(pos);
-    // Any entry of the main search is at least as deep as the quiescence search.
-    if (const TtEntry* e = tt_.Probe(pos.key())) {
-      const int s = FromTt(e->score, ply);
-      if (e->bound == kBoundExact || (e->bound == kBoundLower && s >= beta) ||
-          (e->bound == kBoundUpper && s <= alpha))
-        return s;
-    }
     const bool in_check = pos.InCheck();
     int best = -kInf;
     int stand = 0;
@@ -399,7 +392,6 @@ class Searcher {
       next.DoMove(moves[i]);
       if (!in_check && !LeavesKingSafe(next, pos.side_to_move())) continue;
       __builtin_prefetch(&eval_cache_[next.key() & (kEvalCacheSize - 1)]);
-      tt_.Prefetch(next.key());
       const int s = -Quiesce(next, -beta, -alpha, ply + 1);
       if (stop_) return 0;
       if (s > best) {
