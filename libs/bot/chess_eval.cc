@@ -75,7 +75,11 @@ constexpr Score kBishopPair = S(30, 50);
 constexpr Score kRookOpen = S(25, 10), kRookSemiOpen = S(12, 6);
 constexpr int kTempo = 10;
 constexpr Score kThreatByPawn = S(-45, -35);  // a piece attacked by a pawn must move
-constexpr int kKingPasserEg = 5;  // per square of (their king - our king) distance to a passer
+// A rook or queen attacked by a minor piece, a queen attacked by a rook: it must move too.
+constexpr Score kThreatByMinor = S(-30, -25), kThreatByRook = S(-30, -25);
+constexpr Score kOutpost[2] = {S(25, 15), S(12, 6)};  // knight, bishop
+constexpr Score kConnected = S(4, 3);  // per rank of a pawn beside or defended by another
+constexpr int kKingPasserEg = 5;       // per square of (their king - our king) distance to a passer
 
 inline Square Relative(Color c, Square s) { return c == kWhite ? s : s ^ 56; }
 
@@ -101,8 +105,14 @@ const PawnMasks kMasks = [] {
   return m;
 }();
 
+// The squares one side's minor pieces and rooks attack, for the threats on the other side.
+struct SideAttacks {
+  Bitboard minors = 0, rooks = 0;
+};
+
 template <Color Us>
-Score EvalSide(const Position& pos, Bitboard their_pawn_att, int* attack_units) {
+Score EvalSide(const Position& pos, Bitboard our_pawn_att, Bitboard their_pawn_att,
+               int* attack_units, SideAttacks* attacks) {
   constexpr Color Them = Us == kWhite ? kBlack : kWhite;
   Score s;
   const Bitboard occ = pos.pieces();
@@ -122,6 +132,16 @@ Score EvalSide(const Position& pos, Bitboard their_pawn_att, int* attack_units) 
       const int mob = Popcount(att & ~own & ~their_pawn_att) - kMobilityBase[t];
       s += kMobility[t] * mob;
       if (Bit(sq) & their_pawn_att) s += kThreatByPawn;
+      if (t == kKnight || t == kBishop) {
+        attacks->minors |= att;
+        // An outpost: defended by a pawn, in the enemy half, no enemy pawn can chase it.
+        const int rr = RelativeRank(Us, sq);
+        if (rr >= 3 && rr <= 5 && (Bit(sq) & our_pawn_att) &&
+            !(kMasks.passed[Us][sq] & kMasks.adjacent[FileOf(sq)] & their_pawns))
+          s += kOutpost[t - kKnight];
+      } else if (t == kRook) {
+        attacks->rooks |= att;
+      }
       if (att & zone) {
         ++attackers;
         units += kAttackWeight[t] * Popcount(att & zone);
@@ -143,6 +163,8 @@ Score EvalSide(const Position& pos, Bitboard their_pawn_att, int* attack_units) 
     const Bitboard span = kMasks.forward[Us][sq];
     if (span & our_pawns) s += kDoubled;
     if (!(kMasks.adjacent[f] & our_pawns)) s += kIsolated;
+    const Bitboard beside = kMasks.adjacent[f] & Rank(RankOf(sq));
+    if ((our_pawn_att & Bit(sq)) || (beside & our_pawns)) s += kConnected * RelativeRank(Us, sq);
     if (!(kMasks.passed[Us][sq] & their_pawns)) {
       Score p = kPassed[RelativeRank(Us, sq)];
       if (span & occ) p = S(p.mg / 2, p.eg / 2);  // blocked
@@ -191,8 +213,18 @@ int Evaluate(const Position& pos) {
   const Bitboard wpa = PawnAttacksSet<kWhite>(pos.pieces(kWhite, kPawn));
   const Bitboard bpa = PawnAttacksSet<kBlack>(pos.pieces(kBlack, kPawn));
   int wunits = 0, bunits = 0;
-  Score s = EvalSide<kWhite>(pos, bpa, &wunits);
-  s -= EvalSide<kBlack>(pos, wpa, &bunits);
+  SideAttacks watt, batt;
+  Score s = EvalSide<kWhite>(pos, wpa, bpa, &wunits, &watt);
+  s -= EvalSide<kBlack>(pos, bpa, wpa, &bunits, &batt);
+  // Heavy pieces attacked by lesser ones.
+  auto threats = [&](Color c, const SideAttacks& their) {
+    const Bitboard heavy = pos.pieces(c, kRook, kQueen);
+    Score t = kThreatByMinor * Popcount(heavy & their.minors);
+    t += kThreatByRook * Popcount(pos.pieces(c, kQueen) & their.rooks);
+    return t;
+  };
+  s += threats(kWhite, batt);
+  s -= threats(kBlack, watt);
   // King danger grows with the square of the attack, capped.
   s.mg += std::min(wunits * wunits / 2, 500) - std::min(bunits * bunits / 2, 500);
 

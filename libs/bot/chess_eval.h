@@ -1,8 +1,10 @@
 // Static evaluation of a chess position for the search, in centipawns from the side to
 // move's point of view. Tapered between middlegame and endgame by the material left:
 // material, piece-square tables, mobility, king safety (attackers on the king zone and the
-// pawn shield), pawn structure (doubled, isolated, passed), bishop pair, rooks on open
-// files, and a mop-up term that drives a lone king to the edge so won endings get won.
+// pawn shield), pawn structure (doubled, isolated, connected, passed), minor-piece
+// outposts, threats (pieces attacked by pawns, heavy pieces by lesser ones), bishop pair,
+// rooks on open files, and a mop-up term that drives a lone king to the edge so won
+// endings get won.
 #ifndef TABLERO_LIBS_BOT_CHESS_EVAL_H_
 #define TABLERO_LIBS_BOT_CHESS_EVAL_H_
 

@@ -168,8 +168,8 @@ class Searcher {
   }
 
   // Ordering scores for moves[0..n).
-  void ScoreMoves(const Position& pos, const Move* moves, int n, int* scores, Move tt_move,
-                  int ply) const {
+  void ScoreMoves(const Position& pos, const Move* moves, int n, int* scores, Move tt_move, int ply,
+                  Move counter = Move()) const {
     const Color us = pos.side_to_move();
     for (int i = 0; i < n; ++i) {
       const Move m = moves[i];
@@ -189,6 +189,8 @@ class Searcher {
         s = (1 << 23) + 1;
       } else if (m == killers_[ply][1]) {
         s = 1 << 23;
+      } else if (m == counter) {
+        s = (1 << 23) - 1;
       } else {
         s = history_[us][m.from()][m.to()];
       }
@@ -231,10 +233,14 @@ class Searcher {
     }
     const bool in_check = pos.InCheck();
     const int static_eval = in_check ? -kInf : e ? e->eval : Eval(pos);
+    evals_[ply] = static_eval;
+    // Whether our position got better than it was two plies ago: prune and reduce less
+    // when it did (the previous move of ours was not a wasted one).
+    const bool improving = !in_check && ply >= 2 && static_eval > evals_[ply - 2];
 
     if (!pv && !in_check && std::abs(beta) < kChessMateBound) {
       // Reverse futility: far above beta at low depth, the opponent will not catch up.
-      if (depth <= 6 && static_eval - 90 * depth >= beta) return static_eval;
+      if (depth <= 6 && static_eval - 90 * (depth - improving) >= beta) return static_eval;
       // Razoring: hopelessly below alpha near the leaves, only captures can save it.
       if (depth <= 2 && static_eval + 250 * depth < alpha) {
         const int q = Quiesce(pos, alpha - 1, alpha, ply);
@@ -248,7 +254,8 @@ class Searcher {
         next.DoNullMove();
         tt_.Prefetch(next.key());
         keys_[root_index_ + ply + 1] = RepetitionKey(next);
-        const int r = 3 + depth / 6;
+        played_[ply] = Move();
+        const int r = 3 + depth / 6 + std::min((static_eval - beta) / 200, 3);
         const int s = -Search(next, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
         if (stop_) return 0;
         if (s >= beta) return s > kChessMateBound ? beta : s;
@@ -263,7 +270,9 @@ class Searcher {
     int scores[kMaxMoves];
     const int n = GenerateLegal(pos, moves);
     if (n == 0) return in_check ? -kChessMate + ply : 0;
-    ScoreMoves(pos, moves, n, scores, tt_move, ply);
+    const Move prev = ply > 0 ? played_[ply - 1] : Move();
+    const Move counter = prev.ok() ? counters_[prev.from()][prev.to()] : Move();
+    ScoreMoves(pos, moves, n, scores, tt_move, ply, counter);
 
     int best = -kInf;
     Move best_move;
@@ -282,7 +291,7 @@ class Searcher {
         if (quiet) {
           // Late move pruning and futility pruning of quiet moves near the leaves, and
           // quiet moves that put a piece where it is simply lost.
-          if (depth <= 3 && i >= 3 + 2 * depth * depth) continue;
+          if (depth <= 3 && i >= (3 + 2 * depth * depth) * (2 + improving) / 3) continue;
           if (depth <= 2 && static_eval + 120 * depth <= alpha) continue;
           if (depth <= 4 && See(pos, m) < -60 * depth) continue;
         } else if (depth <= 4 && See(pos, m) < -100 * depth) {
@@ -293,6 +302,7 @@ class Searcher {
       const int ext = gives_check && ply < 2 * root_depth_ && (i == 0 || See(pos, m) >= 0) ? 1 : 0;
       const int new_depth = depth - 1 + ext;
       keys_[root_index_ + ply + 1] = RepetitionKey(next);
+      played_[ply] = m;
       int s;
       if (i == 0) {
         s = -Search(next, -beta, -alpha, new_depth, ply + 1, true);
@@ -301,7 +311,9 @@ class Searcher {
         if (depth >= 3 && i >= (pv ? 4 : 2) && quiet && !in_check && !gives_check) {
           r = kLmr[std::min(depth, 63)][std::min(i, 63)];
           if (pv) --r;
-          if (m == killers_[ply][0] || m == killers_[ply][1]) --r;
+          if (!improving) ++r;
+          if (m == killers_[ply][0] || m == killers_[ply][1] || m == counter) --r;
+          r -= history_[us][m.from()][m.to()] / 8192;  // moves that often refute: less
           r = std::clamp(r, 0, new_depth - 1);
         }
         s = -Search(next, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -321,11 +333,11 @@ class Searcher {
                 killers_[ply][1] = killers_[ply][0];
                 killers_[ply][0] = m;
               }
+              if (prev.ok()) counters_[prev.from()][prev.to()] = m;
               const int bonus = std::min(depth * depth, 400);
-              history_[us][m.from()][m.to()] += bonus;
+              UpdateHistory(history_[us][m.from()][m.to()], bonus);
               for (int q = 0; q < n_quiets; ++q)
-                history_[us][quiets[q].from()][quiets[q].to()] -= bonus;
-              if (history_[us][m.from()][m.to()] > (1 << 20)) AgeHistory();
+                UpdateHistory(history_[us][quiets[q].from()][quiets[q].to()], -bonus);
             }
             break;
           }
@@ -393,10 +405,12 @@ class Searcher {
     return best;
   }
 
-  void AgeHistory() {
-    for (auto& c : history_)
-      for (auto& f : c)
-        for (int& h : f) h /= 2;
+  // History scores stay within +/-kHistoryMax: each update pulls the score towards the
+  // bonus's sign by an amount that shrinks as the score nears the bound.
+  static constexpr int kHistoryMax = 16384;
+  static void UpdateHistory(int& h, int bonus) {
+    h += bonus * 32 - h * std::abs(bonus) / 512;
+    h = std::clamp(h, -kHistoryMax, kHistoryMax);
   }
 
   struct EvalSlot {
@@ -417,6 +431,9 @@ class Searcher {
   bool stopped_by_time_ = false;
   SearchClock clock_;
   Move killers_[kMaxPly + 1][2] = {};
+  Move played_[kMaxPly + 1] = {};  // the move made at each ply of the current path
+  int evals_[kMaxPly + 1] = {};    // static evaluation at each ply (-kInf in check)
+  Move counters_[64][64] = {};     // the quiet reply that refuted a move (from, to)
   int history_[2][64][64] = {};
 };
 

@@ -1,7 +1,10 @@
 // The chess searcher: iterative deepening, principal variation search with aspiration
 // windows, a transposition table, quiescence search (captures and promotions, SEE pruned;
-// every evasion when in check), check extensions, null-move pruning, late move reductions,
-// reverse futility pruning, and move ordering by hash move, MVV-LVA, killers and history.
+// every evasion when in check), check extensions, null-move pruning, late
+// move reductions (less for moves with a good history), reverse futility, futility and
+// late-move pruning, razoring (reductions and pruning milder while the side's evaluation
+// improves), and move ordering by hash move, MVV-LVA with SEE, killers, countermove and
+// history.
 // It works directly on libs/chess positions (copy-make) for speed.
 #ifndef TABLERO_LIBS_BOT_CHESS_SEARCH_H_
 #define TABLERO_LIBS_BOT_CHESS_SEARCH_H_

@@ -3,6 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "libs/bot/chess_eval.h"
 #include "libs/chess/movegen.h"
 #include "libs/chess/notation.h"
@@ -135,6 +143,63 @@ TEST(ChessEval, SymmetricAndSeeSane) {
   const Position r = Fen("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1");
   chess::Move qxd5 = *chess::ParseUci(r, "d2d5");
   EXPECT_LT(See(r, qxd5), 0);
+}
+
+// The same position with the colours exchanged and the board turned upside down.
+Position Mirror(const Position& p) {
+  std::string fen = p.Fen();
+  std::vector<std::string> f = absl::StrSplit(fen, ' ');
+  std::vector<std::string> ranks = absl::StrSplit(f[0], '/');
+  std::reverse(ranks.begin(), ranks.end());
+  auto swap_case = [](std::string s) {
+    for (char& c : s)
+      c = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c))
+                                                      : char(std::toupper(c));
+    return s;
+  };
+  f[0] = swap_case(absl::StrJoin(ranks, "/"));
+  f[1][0] = f[1][0] == 'w' ? 'b' : 'w';
+  if (f[2] != "-") {
+    std::string c = swap_case(f[2]);
+    std::sort(c.begin(), c.end());  // upper case (White) first, as FEN writes them
+    f[2] = c;
+  }
+  if (f[3] != "-") f[3][1] = f[3][1] == '3' ? '6' : '3';
+  return Fen(absl::StrJoin(f, " ").c_str());
+}
+
+TEST(ChessEval, SameForTheMirroredPosition) {
+  // Every term is computed for both sides: a position and its mirror image (colours swapped)
+  // evaluate the same for the side to move, over positions of random games.
+  std::mt19937 rng(5);
+  int checked = 0;
+  for (int game = 0; game < 40; ++game) {
+    Position p = Position::StartPosition();
+    for (int ply = 0; ply < 120; ++ply) {
+      chess::MoveList legal(p);
+      if (legal.size == 0) break;
+      EXPECT_EQ(Evaluate(p), Evaluate(Mirror(p))) << p.Fen();
+      ++checked;
+      p.DoMove(legal.moves[rng() % legal.size]);
+    }
+  }
+  EXPECT_GT(checked, 2000);
+}
+
+TEST(ChessEval, OutpostsConnectedPawnsAndThreats) {
+  // A knight on d5 defended by a pawn that no black pawn can chase is worth more than the
+  // same knight on a square where a pawn can chase it.
+  const int outpost = Evaluate(Fen("4k3/1p6/8/3N4/4P3/8/8/4K3 w - - 0 1"));
+  const int chased = Evaluate(Fen("4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1"));
+  EXPECT_GT(outpost, chased);
+  // Pawns side by side are worth more than the same pawns apart.
+  const int together = Evaluate(Fen("4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1"));
+  const int apart = Evaluate(Fen("4k3/8/8/8/2P2P2/8/8/4K3 w - - 0 1"));
+  EXPECT_GT(together, apart);
+  // A queen attacked by a knight is a liability for its side even before it is taken.
+  const int attacked = Evaluate(Fen("4k3/8/8/3q4/8/4N3/8/4K3 b - - 0 1"));
+  const int safe = Evaluate(Fen("4k3/8/8/3q4/8/5N2/8/4K3 b - - 0 1"));
+  EXPECT_LT(attacked, safe);
 }
 
 }  // namespace
