@@ -17,9 +17,9 @@ struct WriteStarter::Fire final : service::AsyncTag {
 
 void WriteStarter::Start(std::shared_ptr<WatchStream> stream) {
   absl::MutexLock lock(&mu_);
+  const bool armed = !pending_.empty();  // an alarm is set for what is pending
   pending_.push_back(std::move(stream));
-  if (armed_) return;
-  armed_ = true;
+  if (armed) return;
   auto* fire = new Fire(this);
   fire->alarm.Set(cq_, gpr_inf_past(GPR_CLOCK_MONOTONIC), static_cast<service::AsyncTag*>(fire));
 }
@@ -29,7 +29,6 @@ void WriteStarter::RunAll() {
   {
     absl::MutexLock lock(&mu_);
     batch.swap(pending_);
-    armed_ = false;
   }
   for (const auto& s : batch) s->OnStart();
 }

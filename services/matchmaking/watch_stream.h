@@ -64,8 +64,8 @@ class WriteStarter {
 
   grpc::CompletionQueue* const cq_;
   absl::Mutex mu_;
+  // Not empty exactly while an alarm is set.
   std::vector<std::shared_ptr<WatchStream>> pending_ ABSL_GUARDED_BY(mu_);
-  bool armed_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 class WatchStream final : public Subscriber {
