@@ -514,7 +514,8 @@ class Static(unittest.TestCase):
                 self.assertRegex(r["route"]["timeout"], r"^[1-9]\d*s$", path)
                 continue
             timeout, cap = r["route"]["timeout"], r["route"]["max_stream_duration"]["grpc_timeout_header_max"]
-            if path in ("/tablero.v1.Matchmaking/Watch", "/tablero.v1.Matchmaking/WatchTicket"):
+            if path in ("/tablero.v1.Matchmaking/Watch", "/tablero.v1.Matchmaking/WatchBatches",
+                        "/tablero.v1.Matchmaking/WatchTicket"):
                 self.assertEqual((timeout, cap), ("0s", "0s"), f"{path}: streams keep no deadline")
             else:
                 self.assertRegex(timeout, r"^[1-9]\d*s$", f"{path}: unary routes have a deadline")
@@ -523,6 +524,8 @@ class Static(unittest.TestCase):
         watch = [i for i, r in enumerate(routes) if r["match"].get("path") == "/tablero.v1.Matchmaking/Watch"]
         mm_prefix = [i for i, r in enumerate(routes) if r["match"].get("prefix") == "/tablero.v1.Matchmaking/"]
         self.assertTrue(watch and mm_prefix and watch[0] < mm_prefix[0], "the Watch route goes first")
+        batches = [i for i, r in enumerate(routes) if r["match"].get("path") == "/tablero.v1.Matchmaking/WatchBatches"]
+        self.assertTrue(batches and batches[0] < mm_prefix[0], "the WatchBatches route goes first")
         tickets = [i for i, r in enumerate(routes) if r["match"].get("path") == "/tablero.v1.Matchmaking/WatchTicket"]
         self.assertTrue(tickets and tickets[0] < mm_prefix[0], "the WatchTicket route goes first")
         for method in ("CreateGuest", "JoinRoom"):

@@ -192,17 +192,23 @@ class StreamReader {
   bool done_ = false;
 };
 
+// The request of a Watch or WatchBatches call on `room` after `after`, as `g` (or anonymous).
+inline v1::WatchRequest WatchCall(grpc::ClientContext* ctx, const std::string& room, int64_t after,
+                                  const Guest* g) {
+  if (g != nullptr) ctx->AddMetadata("authorization", "Bearer " + g->token);
+  v1::WatchRequest req;
+  req.set_room_id(room);
+  req.set_after_seq(after);
+  return req;
+}
+
 // A Watch stream read on a thread; its events are kept in order (heartbeats only counted).
 class Watcher : public StreamReader<v1::RoomEvent> {
  public:
   Watcher(v1::Matchmaking::Stub* mm, const std::string& room, int64_t after, const Guest* g)
       : StreamReader(
             [&](grpc::ClientContext* ctx) {
-              if (g != nullptr) ctx->AddMetadata("authorization", "Bearer " + g->token);
-              v1::WatchRequest req;
-              req.set_room_id(room);
-              req.set_after_seq(after);
-              return mm->Watch(ctx, req);
+              return mm->Watch(ctx, WatchCall(ctx, room, after, g));
             },
             [](const v1::RoomEvent& e) { return e.seq() != 0; }) {}
   std::vector<v1::RoomEvent> events() { return got(); }
@@ -210,6 +216,37 @@ class Watcher : public StreamReader<v1::RoomEvent> {
   int64_t last_seq() {
     std::vector<v1::RoomEvent> ev = got();
     return ev.empty() ? 0 : ev.back().seq();
+  }
+};
+
+// A WatchBatches stream read on a thread: its batches in order (heartbeats only counted),
+// and their events flattened.
+class BatchWatcher : public StreamReader<v1::RoomEventBatch> {
+ public:
+  BatchWatcher(v1::Matchmaking::Stub* mm, const std::string& room, int64_t after, const Guest* g)
+      : StreamReader(
+            [&](grpc::ClientContext* ctx) {
+              return mm->WatchBatches(ctx, WatchCall(ctx, room, after, g));
+            },
+            [](const v1::RoomEventBatch& b) {
+              return !(b.events_size() == 1 && b.events(0).seq() == 0);
+            }) {}
+  std::vector<v1::RoomEventBatch> batches() { return got(); }
+  std::vector<v1::RoomEvent> events() {
+    std::vector<v1::RoomEvent> ev;
+    for (const v1::RoomEventBatch& b : got())
+      ev.insert(ev.end(), b.events().begin(), b.events().end());
+    return ev;
+  }
+  int heartbeats() { return skipped(); }
+  // Waits until an event with seq >= `seq` arrived.
+  bool ReachesSeq(int64_t seq, double seconds = 20) {
+    return WaitFor(
+        [seq](const std::vector<v1::RoomEventBatch>& b) {
+          return !b.empty() && b.back().events_size() > 0 &&
+                 b.back().events(b.back().events_size() - 1).seq() >= seq;
+        },
+        seconds);
   }
 };
 

@@ -1,6 +1,7 @@
 // Watch at scale (services/matchmaking/feeds.h, watch_stream.h, watchers.h): replicas as
 // real processes against a real PostgreSQL. A slow reader is ended with RESOURCE_EXHAUSTED
-// and resumes without loss; a replica writes its own moves from memory, as stored; a
+// and resumes without loss; a replica writes its own moves from memory, as stored;
+// WatchBatches sends a move's events in one message, the same events as Watch; a
 // broken LISTEN connection and a Postgres restart lose no event; over-limit streams are refused;
 // thousands of streams open and close cleanly.
 #include <google/protobuf/util/message_differencer.h>
@@ -125,7 +126,9 @@ double Metric(Svc& replica, const std::string& sample) {
   return page ? MetricValue(*page, sample) : -2;
 }
 
-TEST_F(WatchTest, ASlowReaderIsEndedWithResourceExhaustedAndResumesWithoutLoss) {
+// A client that reads nothing (Watch, or WatchBatches with `batches`) is ended with
+// RESOURCE_EXHAUSTED once the replica holds 8 events for it, and resumes without loss.
+void SlowReaderEndsAndResumes(bool batches) {
   Stack stack;
   stack.AddReplica({"--watch_queue_events=8"});
   auto* mm = stack.mm();
@@ -142,7 +145,8 @@ TEST_F(WatchTest, ASlowReaderIsEndedWithResourceExhaustedAndResumesWithoutLoss) 
   v1::WatchRequest wr;
   wr.set_room_id(g.room.id());
   wr.set_after_seq(0);
-  auto reader = slow_mm->Watch(&ctx, wr);
+  auto reader = batches ? nullptr : slow_mm->Watch(&ctx, wr);
+  auto batch_reader = batches ? slow_mm->WatchBatches(&ctx, wr) : nullptr;
   Watcher fast(mm, g.room.id(), 0, nullptr);  // a reader that keeps up, for comparison
   int64_t last = 0;
   // Each move waits for the fast reader, so a loaded machine never lets it fall 8 events
@@ -156,10 +160,15 @@ TEST_F(WatchTest, ASlowReaderIsEndedWithResourceExhaustedAndResumesWithoutLoss) 
   // Now the slow client reads: what was sent before the replica gave up, then the status.
   std::vector<v1::RoomEvent> got;
   v1::RoomEvent e;
-  while (reader->Read(&e)) {
-    if (e.seq() > 0) got.push_back(e);
+  v1::RoomEventBatch b;
+  while (batches ? batch_reader->Read(&b) : reader->Read(&e)) {
+    if (!batches) *b.add_events() = e;
+    for (const v1::RoomEvent& one : b.events()) {
+      if (one.seq() > 0) got.push_back(one);
+    }
+    b.Clear();
   }
-  grpc::Status s = reader->Finish();
+  grpc::Status s = batches ? batch_reader->Finish() : reader->Finish();
   EXPECT_EQ(s.error_code(), Code::RESOURCE_EXHAUSTED) << s.error_message();
   EXPECT_NE(s.error_message().find("after_seq"), std::string::npos) << s.error_message();
   ASSERT_LT(got.size(), static_cast<size_t>(last)) << "it was cut off before the end";
@@ -171,6 +180,14 @@ TEST_F(WatchTest, ASlowReaderIsEndedWithResourceExhaustedAndResumesWithoutLoss) 
   EXPECT_TRUE(Contiguous(rest, got.empty() ? 0 : got.back().seq()));
   EXPECT_GE(
       Metric(stack.replica(), "tablero_matchmaking_watch_ended_total{reason=\"slow_reader\"}"), 1);
+}
+
+TEST_F(WatchTest, ASlowReaderIsEndedWithResourceExhaustedAndResumesWithoutLoss) {
+  SlowReaderEndsAndResumes(false);
+}
+
+TEST_F(WatchTest, ASlowBatchReaderIsEndedWithResourceExhaustedAndResumesWithoutLoss) {
+  SlowReaderEndsAndResumes(true);
 }
 
 TEST_F(WatchTest, ABrokenListenConnectionUnderARunningGameLosesNoEvent) {
@@ -238,6 +255,62 @@ TEST_F(WatchTest, TheCommittingReplicaWritesItsOwnMovesFromMemoryAsStored) {
     EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(same[i], other[i]))
         << "seq " << same[i].seq();
   }
+}
+
+TEST_F(WatchTest, WatchBatchesSendsEachMoveAsOneMessageWithTheEventsOfWatch) {
+  Stack stack;
+  stack.AddReplica();
+  stack.AddReplica();
+  Game g = NewGame(stack.mm(0));
+  // On the committing replica (events from the commit) and on the other (from a read).
+  Watcher single(stack.mm(0), g.room.id(), 0, nullptr);
+  BatchWatcher on_same(stack.mm(0), g.room.id(), 0, nullptr);
+  BatchWatcher on_other(stack.mm(1), g.room.id(), 0, nullptr);
+  ASSERT_TRUE(ReachesSeq(single, g.game.seq()));
+  ASSERT_TRUE(on_same.ReachesSeq(g.game.seq()));
+  ASSERT_TRUE(on_other.ReachesSeq(g.game.seq()));
+  const size_t opening_same = on_same.batches().size(), opening_other = on_other.batches().size();
+  // 20 moves, as above (a game end by repetition and a rematch among them), each once the
+  // last reached every watcher: each move's events are ready together.
+  constexpr int kMoves = 20;
+  int64_t last = 0;
+  for (int i = 0; i < kMoves; ++i) {
+    last = Move(stack.mm(0), &g);
+    ASSERT_TRUE(ReachesSeq(single, last));
+    ASSERT_TRUE(on_same.ReachesSeq(last));
+    ASSERT_TRUE(on_other.ReachesSeq(last));
+  }
+  // One message per move (the game-ending move and the rematch are two commits), where
+  // Watch sent two or more.
+  for (BatchWatcher* w : {&on_same, &on_other}) {
+    const size_t opening = w == &on_same ? opening_same : opening_other;
+    const size_t moves_batches = w->batches().size() - opening;
+    EXPECT_GE(moves_batches, static_cast<size_t>(kMoves));
+    EXPECT_LE(moves_batches, static_cast<size_t>(kMoves + 1));
+    for (const v1::RoomEventBatch& b : w->batches()) {
+      EXPECT_GE(b.events_size(), 1);
+      EXPECT_LE(b.events_size(), 64);
+    }
+  }
+  std::vector<v1::RoomEvent> one_by_one = single.events();
+  EXPECT_GE(one_by_one.size(), 2 * static_cast<size_t>(kMoves));
+  // The same events as Watch's, in order, each once (compared as messages: maps serialize
+  // in no fixed order).
+  for (BatchWatcher* w : {&on_same, &on_other}) {
+    std::vector<v1::RoomEvent> batched = w->events();
+    ASSERT_EQ(batched.size(), one_by_one.size());
+    EXPECT_TRUE(Contiguous(batched));
+    for (size_t i = 0; i < batched.size(); ++i) {
+      EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(batched[i], one_by_one[i]))
+          << "seq " << batched[i].seq();
+    }
+  }
+  // A late stream gets the backlog in batches too, resuming exactly after after_seq.
+  BatchWatcher late(stack.mm(1), g.room.id(), 3, nullptr);
+  ASSERT_TRUE(late.ReachesSeq(last));
+  std::vector<v1::RoomEvent> rest = late.events();
+  EXPECT_TRUE(Contiguous(rest, 3));
+  EXPECT_LT(late.batches().size(), rest.size());
 }
 
 TEST_F(WatchTest, StreamsSurviveAPostgresRestartAndCatchUp) {

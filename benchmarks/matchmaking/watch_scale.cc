@@ -11,6 +11,7 @@
 //                   --moves chess moves in it, each once the one before reached every
 //                   watcher: commit (the event's time) to the last watcher's receipt,
 //                   p50/p99.
+//   --rpc           the streams call WatchBatches (default) or Watch.
 //   --phase=burst   --calls unary calls at once: the replica's peak threads, and outcomes.
 //   --phase=hold    opens --streams streams, prints "holding" and holds them until killed
 //                   (watch_scale.sh runs matchmaking_load beside it).
@@ -52,6 +53,8 @@ ABSL_FLAG(int, pid, 0, "the replica's process id (for /proc)");
 ABSL_FLAG(std::string, database_url, "", "the Postgres the replica uses (pg_stat_database)");
 ABSL_FLAG(int, channels, 32, "HTTP/2 connections the streams are spread over");
 ABSL_FLAG(int, setup_threads, 16, "concurrent calls while creating guests and rooms");
+ABSL_FLAG(std::string, rpc, "batches",
+          "what the streams call: watch (an event per message) or batches (WatchBatches)");
 
 namespace v1 = tablero::v1;
 using Clock = std::chrono::steady_clock;
@@ -141,8 +144,13 @@ class Stream {
     if (g != nullptr) ctx_.AddMetadata("authorization", "Bearer " + g->token);
     req_.set_room_id(room);
     req_.set_after_seq(after);
-    reader_ = mm->PrepareAsyncWatch(&ctx_, req_, cq);
-    reader_->StartCall(&started_);
+    if (absl::GetFlag(FLAGS_rpc) == "watch") {
+      reader_ = mm->PrepareAsyncWatch(&ctx_, req_, cq);
+      reader_->StartCall(&started_);
+    } else {
+      batch_reader_ = mm->PrepareAsyncWatchBatches(&ctx_, req_, cq);
+      batch_reader_->StartCall(&started_);
+    }
   }
   // Waits for the stream to end (gRPC must return its tags before it goes).
   ~Stream() {
@@ -195,34 +203,52 @@ class Stream {
     Stream* stream;
     void (Stream::*on)(bool);
   };
-  void OnStarted(bool ok) {
-    if (ok) {
+  void Read() {
+    if (reader_ != nullptr) {
       reader_->Read(&ev_, &read_);
     } else {
+      batch_reader_->Read(&batch_, &read_);
+    }
+  }
+  void Finish() {
+    if (reader_ != nullptr) {
       reader_->Finish(&final_, &finished_);
+    } else {
+      batch_reader_->Finish(&final_, &finished_);
+    }
+  }
+  void OnStarted(bool ok) {
+    if (ok) {
+      Read();
+    } else {
+      Finish();
     }
   }
   void OnRead(bool ok) {
     if (!ok) {
-      reader_->Finish(&final_, &finished_);
+      Finish();
       return;
     }
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (ev_.seq() > 0) {
-        ++events_;
-        last_seq_ = ev_.seq();
-        if (record_) {
-          const auto committed = std::chrono::system_clock::time_point(
-              std::chrono::seconds(ev_.time().seconds()) +
-              std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                  std::chrono::nanoseconds(ev_.time().nanos())));
-          arrivals_.push_back({ev_.seq(), std::chrono::system_clock::now(), committed});
-        }
-      }
+    if (reader_ != nullptr) {
+      Got(ev_);
+    } else {
+      for (const v1::RoomEvent& e : batch_.events()) Got(e);
     }
     cv_.notify_all();
-    reader_->Read(&ev_, &read_);
+    Read();
+  }
+  void Got(const v1::RoomEvent& e) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (e.seq() <= 0) return;
+    ++events_;
+    last_seq_ = e.seq();
+    if (record_) {
+      const auto committed = std::chrono::system_clock::time_point(
+          std::chrono::seconds(e.time().seconds()) +
+          std::chrono::duration_cast<std::chrono::system_clock::duration>(
+              std::chrono::nanoseconds(e.time().nanos())));
+      arrivals_.push_back({e.seq(), std::chrono::system_clock::now(), committed});
+    }
   }
   void OnFinished(bool /*ok*/) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -234,7 +260,9 @@ class Stream {
   grpc::ClientContext ctx_;
   v1::WatchRequest req_;
   v1::RoomEvent ev_;
-  std::unique_ptr<grpc::ClientAsyncReader<v1::RoomEvent>> reader_;
+  v1::RoomEventBatch batch_;
+  std::unique_ptr<grpc::ClientAsyncReader<v1::RoomEvent>> reader_;             // Watch
+  std::unique_ptr<grpc::ClientAsyncReader<v1::RoomEventBatch>> batch_reader_;  // or this
   Step started_{this, &Stream::OnStarted}, read_{this, &Stream::OnRead},
       finished_{this, &Stream::OnFinished};
   grpc::Status final_;  // written by gRPC before `finished_` returns
@@ -538,9 +566,10 @@ int RunFanout() {
     ms.push_back(std::chrono::duration<double, std::milli>(last - committed).count());
   }
   std::printf(
-      "fanout: %d watchers, %zu moves: commit to last watcher p50=%.1f ms p99=%.1f ms "
+      "fanout (%s): %d watchers, %zu moves: commit to last watcher p50=%.1f ms p99=%.1f ms "
       "max=%.1f ms\n",
-      n, seqs.size(), Percentile(ms, 0.5), Percentile(ms, 0.99), Percentile(ms, 1.0));
+      absl::GetFlag(FLAGS_rpc) == "watch" ? "Watch" : "WatchBatches", n, seqs.size(),
+      Percentile(ms, 0.5), Percentile(ms, 0.99), Percentile(ms, 1.0));
   if (missing > 0) std::printf("fanout: %d moves not seen by every watcher\n", missing);
   std::fflush(stdout);
   for (auto& s : watchers) s->Cancel();

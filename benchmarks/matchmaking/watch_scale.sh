@@ -4,7 +4,7 @@
 #   1. idle: STREAMS streams with player tokens over ROOMS rooms, held idle (threads, CPU,
 #      RSS per stream, Postgres transactions/s, against the same replica with none open);
 #   2. fanout: WATCHERS watchers of one room while MOVES moves are played (commit to the
-#      last watcher, p50/p99);
+#      last watcher, p50/p99), the watchers on WatchBatches, then on Watch;
 #   3. burst: CALLS unary calls at once (peak threads, outcomes);
 #   4. matchmaking_load's moves without and with HOLD idle streams held, ROUNDS times each,
 #      alternating (committed moves/s, and the ratio of the two).
@@ -93,8 +93,10 @@ WS=("$BIN/watch_scale" --target="$MM" --pid="$MM_PID" --database_url="$DB")
 echo "== idle: $STREAMS streams over $ROOMS rooms, ${IDLE_SECONDS}s windows"
 "${WS[@]}" --phase=idle --streams="$STREAMS" --rooms="$ROOMS" --idle_seconds="$IDLE_SECONDS" --settle_seconds="$SETTLE_SECONDS"
 quiet
-echo "== fanout: $WATCHERS watchers, $MOVES moves"
-"${WS[@]}" --phase=fanout --watchers="$WATCHERS" --moves="$MOVES"
+echo "== fanout: $WATCHERS watchers, $MOVES moves, on WatchBatches and on Watch"
+"${WS[@]}" --phase=fanout --watchers="$WATCHERS" --moves="$MOVES" --rpc=batches
+quiet
+"${WS[@]}" --phase=fanout --watchers="$WATCHERS" --moves="$MOVES" --rpc=watch
 quiet
 echo "== burst: $CALLS unary calls at once"
 "${WS[@]}" --phase=burst --calls="$CALLS"

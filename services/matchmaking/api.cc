@@ -20,18 +20,27 @@ void MatchmakingApi::ServeWatch(const std::vector<grpc::ServerCompletionQueue*>&
                                 int per_queue) {
   for (grpc::ServerCompletionQueue* cq : queues) {
     starters_.push_back(std::make_unique<WriteStarter>(cq));
-    for (int i = 0; i < per_queue; ++i) RequestWatchOn(cq, starters_.back().get());
+    for (int i = 0; i < per_queue; ++i) {
+      RequestWatchOn(cq, starters_.back().get(), WatchFraming::kEvent);
+      RequestWatchOn(cq, starters_.back().get(), WatchFraming::kBatch);
+    }
   }
 }
 
-void MatchmakingApi::RequestWatchOn(grpc::ServerCompletionQueue* cq, WriteStarter* starter) {
+void MatchmakingApi::RequestWatchOn(grpc::ServerCompletionQueue* cq, WriteStarter* starter,
+                                    WatchFraming framing) {
   std::shared_ptr<WatchStream> s = service_->NewWatchStream(
-      starter, [this, cq, starter](bool ok, const std::shared_ptr<WatchStream>& stream) {
+      starter, framing,
+      [this, cq, starter, framing](bool ok, const std::shared_ptr<WatchStream>& stream) {
         if (!ok) return;  // the server is shutting down
-        RequestWatchOn(cq, starter);
+        RequestWatchOn(cq, starter, framing);
         service_->Watch(stream);
       });
-  RequestWatch(s->context(), s->request(), s->writer(), cq, cq, s->accept_tag());
+  if (framing == WatchFraming::kBatch) {
+    RequestWatchBatches(s->context(), s->request(), s->writer(), cq, cq, s->accept_tag());
+  } else {
+    RequestWatch(s->context(), s->request(), s->writer(), cq, cq, s->accept_tag());
+  }
 }
 
 }  // namespace tablero::matchmaking

@@ -48,14 +48,16 @@ namespace tablero::matchmaking {
   X(GetTicket, GetTicketRequest, Ticket)                              \
   X(CancelQueue, CancelQueueRequest, Ticket)
 
-// Every method on the callback API but Watch, which is raw on the async API
-// (watch_stream.h says why).
+// Every method on the callback API but Watch and WatchBatches, which are raw on the async
+// API (watch_stream.h says why).
 #define TABLERO_MATCHMAKING_CALLBACK_OPEN(Method, Req, Resp) \
   v1::Matchmaking::WithCallbackMethod_##Method <
 #define TABLERO_MATCHMAKING_CALLBACK_CLOSE(Method, Req, Resp) >
 using MatchmakingApiBase = TABLERO_MATCHMAKING_UNARY(TABLERO_MATCHMAKING_CALLBACK_OPEN)
-    v1::Matchmaking::WithCallbackMethod_WatchTicket<v1::Matchmaking::WithRawMethod_Watch<
-        v1::Matchmaking::Service>> TABLERO_MATCHMAKING_UNARY(TABLERO_MATCHMAKING_CALLBACK_CLOSE);
+    v1::Matchmaking::WithCallbackMethod_WatchTicket<
+        v1::Matchmaking::WithRawMethod_Watch<v1::Matchmaking::WithRawMethod_WatchBatches<
+            v1::Matchmaking::
+                Service>>> TABLERO_MATCHMAKING_UNARY(TABLERO_MATCHMAKING_CALLBACK_CLOSE);
 #undef TABLERO_MATCHMAKING_CALLBACK_OPEN
 #undef TABLERO_MATCHMAKING_CALLBACK_CLOSE
 
@@ -72,8 +74,9 @@ class MatchmakingApi final : public MatchmakingApiBase {
   TABLERO_MATCHMAKING_UNARY(TABLERO_MATCHMAKING_ADAPT)
 #undef TABLERO_MATCHMAKING_ADAPT
 
-  // Serves Watch on `queues` (the server's completion queues, after Start): each keeps
-  // `per_queue` calls requested, and requests another as each one arrives.
+  // Serves Watch and WatchBatches on `queues` (the server's completion queues, after
+  // Start): each keeps `per_queue` calls of each method requested, and requests another
+  // as each one arrives.
   void ServeWatch(const std::vector<grpc::ServerCompletionQueue*>& queues, int per_queue);
 
   grpc::ServerWriteReactor<v1::Ticket>* WatchTicket(grpc::CallbackServerContext* ctx,
@@ -89,7 +92,7 @@ class MatchmakingApi final : public MatchmakingApiBase {
   // gave up (cancelled, or past its deadline) while it waited is not run.
   grpc::ServerUnaryReactor* Queue(grpc::CallbackServerContext* ctx,
                                   std::function<grpc::Status()> handler);
-  void RequestWatchOn(grpc::ServerCompletionQueue* cq, WriteStarter* starter);
+  void RequestWatchOn(grpc::ServerCompletionQueue* cq, WriteStarter* starter, WatchFraming framing);
 
   MatchmakingService* service_;
   service::WorkQueue work_;

@@ -1,5 +1,7 @@
 #include "services/matchmaking/feeds.h"
 
+#include <google/protobuf/io/coded_stream.h>
+
 #include "absl/strings/str_cat.h"
 #include "libs/pg/prepared.h"
 #include "libs/service/log.h"
@@ -13,9 +15,21 @@ std::shared_ptr<const WireEvent> WireEvent::FromBody(const std::string& body) {
   auto w = std::make_shared<WireEvent>();
   w->seq_ = e.seq();
   w->time_ = absl::FromUnixSeconds(e.time().seconds()) + absl::Nanoseconds(e.time().nanos());
-  grpc::Slice slice(body);
-  w->bytes_ = grpc::ByteBuffer(&slice, 1);
+  w->body_ = grpc::Slice(body);
+  w->bytes_ = grpc::ByteBuffer(&w->body_, 1);
+  // RoomEventBatch.events: field 1, length-delimited (wire type 2), then the length.
+  uint8_t key[1 + 5] = {(1 << 3) | 2};
+  uint8_t* end = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(
+      static_cast<uint32_t>(body.size()), key + 1);
+  w->batch_key_ = grpc::Slice(key, static_cast<size_t>(end - key));
   return w;
+}
+
+grpc::ByteBuffer BatchOf(const std::deque<EventPtr>& events, size_t n) {
+  std::vector<grpc::Slice> slices;
+  slices.reserve(2 * n);
+  for (size_t i = 0; i < n && i < events.size(); ++i) events[i]->AppendBatchField(&slices);
+  return grpc::ByteBuffer(slices.data(), slices.size());
 }
 
 std::shared_ptr<const WireEvent> WireEvent::FromMessage(const v1::RoomEvent& e) {

@@ -19,6 +19,7 @@
 #define TABLERO_SERVICES_MATCHMAKING_FEEDS_H_
 
 #include <grpcpp/support/byte_buffer.h>
+#include <grpcpp/support/slice.h>
 
 #include <cstdint>
 #include <deque>
@@ -52,13 +53,25 @@ class WireEvent {
   int64_t seq() const { return seq_; }  // 0: a heartbeat
   absl::Time time() const { return time_; }
   const grpc::ByteBuffer& bytes() const { return bytes_; }
+  // The event as a field of a RoomEventBatch (WatchBatches): the field's key and length,
+  // then the event's bytes (shared, not copied).
+  void AppendBatchField(std::vector<grpc::Slice>* out) const {
+    out->push_back(batch_key_);
+    out->push_back(body_);
+  }
 
  private:
   int64_t seq_ = 0;
   absl::Time time_;
+  grpc::Slice body_;
+  grpc::Slice batch_key_;
   grpc::ByteBuffer bytes_;
 };
 using EventPtr = std::shared_ptr<const WireEvent>;
+
+// The first `n` of `events` as one RoomEventBatch message, built from the events' stored
+// bytes without parsing or copying them.
+grpc::ByteBuffer BatchOf(const std::deque<EventPtr>& events, size_t n);
 
 // A reader of a room's events (a Watch stream).
 class Subscriber {

@@ -122,9 +122,10 @@ class MatchmakingService final {
   grpc::ServerWriteReactor<v1::Ticket>* WatchTicket(grpc::CallbackServerContext* ctx,
                                                     const v1::WatchTicketRequest* req);
   // Watching.
-  // A stream waiting for a Watch call (watch_stream.h), and the call once it arrived, with
-  // the request as sent (a raw method: events are written as serialized once per replica).
-  std::shared_ptr<WatchStream> NewWatchStream(WriteStarter* starter,
+  // A stream waiting for a Watch or WatchBatches call (watch_stream.h), and the call once
+  // it arrived, with the request as sent (raw methods: events are written as serialized
+  // once per replica).
+  std::shared_ptr<WatchStream> NewWatchStream(WriteStarter* starter, WatchFraming framing,
                                               WatchStream::Accepted on_accept);
   void Watch(const std::shared_ptr<WatchStream>& stream);
   const pg::Pool& pool() const { return pool_; }

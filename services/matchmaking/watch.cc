@@ -23,8 +23,9 @@ struct MatchmakingService::WatchOpen {
 };
 
 std::shared_ptr<WatchStream> MatchmakingService::NewWatchStream(WriteStarter* starter,
+                                                                WatchFraming framing,
                                                                 WatchStream::Accepted on_accept) {
-  return WatchStream::Create(config_.watch_queue, metrics_, starter, std::move(on_accept));
+  return WatchStream::Create(config_.watch_queue, framing, metrics_, starter, std::move(on_accept));
 }
 
 void MatchmakingService::Watch(const std::shared_ptr<WatchStream>& stream) {

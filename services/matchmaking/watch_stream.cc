@@ -33,19 +33,22 @@ void WriteStarter::RunAll() {
   for (const auto& s : batch) s->OnStart();
 }
 
-std::shared_ptr<WatchStream> WatchStream::Create(int queue_limit, Metrics* metrics,
-                                                 WriteStarter* starter, Accepted on_accept) {
-  auto s = std::make_shared<WatchStream>(queue_limit, metrics, starter, std::move(on_accept));
+std::shared_ptr<WatchStream> WatchStream::Create(int queue_limit, WatchFraming framing,
+                                                 Metrics* metrics, WriteStarter* starter,
+                                                 Accepted on_accept) {
+  auto s =
+      std::make_shared<WatchStream>(queue_limit, framing, metrics, starter, std::move(on_accept));
   s->self_ = s;
   // Before the call starts, as gRPC requires; the tag comes back only if it does start.
   s->ctx_.AsyncNotifyWhenDone(&s->done_tag_);
   return s;
 }
 
-WatchStream::WatchStream(int queue_limit, Metrics* metrics, WriteStarter* starter,
-                         Accepted on_accept)
+WatchStream::WatchStream(int queue_limit, WatchFraming framing, Metrics* metrics,
+                         WriteStarter* starter, Accepted on_accept)
     : on_accept_(std::move(on_accept)),
       queue_limit_(queue_limit < 1 ? 1 : queue_limit),
+      framing_(framing),
       metrics_(metrics),
       starter_(starter) {}
 
@@ -169,24 +172,31 @@ void WatchStream::OnStart() {
 
 void WatchStream::WriteFront() {
   writing_ = true;
-  const WireEvent& e = *queue_.front();
+  in_flight_ = framing_ == WatchFraming::kBatch ? std::min(queue_.size(), kMaxBatch) : 1;
   last_write_ = absl::Now();
-  if (e.seq() > 0) metrics_->watch_fanout->Observe(absl::ToDoubleSeconds(last_write_ - e.time()));
+  for (size_t i = 0; i < in_flight_; ++i) {
+    const WireEvent& e = *queue_[i];
+    if (e.seq() > 0) metrics_->watch_fanout->Observe(absl::ToDoubleSeconds(last_write_ - e.time()));
+  }
   // More waiting behind it: let gRPC hold this one and send them in one go. Not the
   // stream's first write: it carries the response headers, and gRPC held those with a
   // hinted message until something else on the connection wrote (the stream stalled).
   grpc::WriteOptions options;
-  if (queue_.size() > 1 && wrote_) options.set_buffer_hint();
+  if (queue_.size() > in_flight_ && wrote_) options.set_buffer_hint();
   wrote_ = true;
-  writer_.Write(e.bytes(), options, &write_tag_);
+  if (framing_ == WatchFraming::kBatch) {
+    writer_.Write(BatchOf(queue_, in_flight_), options, &write_tag_);  // gRPC refs the slices
+  } else {
+    writer_.Write(queue_.front()->bytes(), options, &write_tag_);
+  }
 }
 
 void WatchStream::EndLocked(const grpc::Status& status, WatchEnd reason) {
   if (ended_) return;
   ended_ = true;
-  // The event in flight must live until OnWriteDone; the rest is dropped now.
+  // The events in flight must live until OnWriteDone; the rest is dropped now.
   if (writing_ && !starting_) {
-    queue_.resize(1);
+    queue_.resize(in_flight_);
   } else {
     queue_.clear();
   }
@@ -206,11 +216,12 @@ void WatchStream::StartFinish() {
 void WatchStream::OnWriteDone(bool ok) {
   mu_.Lock();
   writing_ = false;
-  if (!queue_.empty()) {
+  for (; in_flight_ > 0 && !queue_.empty(); --in_flight_) {
     if (queue_.front()->seq() > 0) written_seq_ = queue_.front()->seq();
     queue_.pop_front();
-    drained_.SignalAll();
   }
+  in_flight_ = 0;
+  drained_.SignalAll();
   if (ended_) {
     StartFinish();
   } else if (!ok) {

@@ -3,7 +3,9 @@
 // feed (feeds.h) and wait in a bounded queue while the client reads; a client that falls
 // `queue_limit` events behind is ended with RESOURCE_EXHAUSTED and told to resume from
 // the last seq it received, so a slow reader costs the replica a bounded amount of memory.
-// Heartbeats come from the replica's timer (watchers.h).
+// Heartbeats come from the replica's timer (watchers.h). A Watch stream writes one event
+// per message; a WatchBatches stream writes what is queued (up to kMaxBatch events) as one
+// RoomEventBatch, so a move's events cost one write per stream instead of two or three.
 //
 // Why not the callback API (as the unary methods): Debian's libgrpc is built with its
 // debug checks, and every operation on a completion queue searches the list of operations
@@ -48,6 +50,9 @@ namespace tablero::matchmaking {
 
 class WatchStream;
 
+// How a stream frames its events: Watch's one event per message, or WatchBatches'.
+enum class WatchFraming { kEvent, kBatch };
+
 // Starts streams' writes on one completion queue's thread: Start may be called from any
 // thread; the first Start of a batch sets an alarm that fires at once on the queue, and
 // its thread then starts the writes of every stream started meanwhile.
@@ -77,9 +82,14 @@ class WatchStream final : public Subscriber {
   // writer() with accept_tag(), whose outcome goes to `on_accept`. It owns itself until
   // gRPC is done with it.
   // `starter` belongs to the queue the stream's call is requested on.
-  static std::shared_ptr<WatchStream> Create(int queue_limit, Metrics* metrics,
-                                             WriteStarter* starter, Accepted on_accept);
-  WatchStream(int queue_limit, Metrics* metrics, WriteStarter* starter, Accepted on_accept);
+  static std::shared_ptr<WatchStream> Create(int queue_limit, WatchFraming framing,
+                                             Metrics* metrics, WriteStarter* starter,
+                                             Accepted on_accept);
+  WatchStream(int queue_limit, WatchFraming framing, Metrics* metrics, WriteStarter* starter,
+              Accepted on_accept);
+
+  // The most events one WatchBatches message holds.
+  static constexpr size_t kMaxBatch = 64;
 
   grpc::ServerContext* context() { return &ctx_; }
   grpc::ByteBuffer* request() { return &request_; }
@@ -128,7 +138,8 @@ class WatchStream final : public Subscriber {
   // From another thread than the queue's: hands the queue's front to the starter (the
   // stream counts as writing until OnStart). Requires !writing_.
   void StartWriting() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // On the queue's thread: writes the queue's front. Requires !writing_.
+  // On the queue's thread: writes the queue's front (a batch's worth of it for
+  // WatchBatches). Requires !writing_.
   void WriteFront() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Marks the stream ended and finishes the call with `status` once no write is in flight.
   void EndLocked(const grpc::Status& status, WatchEnd reason) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -149,11 +160,14 @@ class WatchStream final : public Subscriber {
 
   std::string room_;  // set by Open, before the stream is shared
   const int queue_limit_;
+  const WatchFraming framing_;
   Metrics* const metrics_;
   WriteStarter* const starter_;
   absl::Mutex mu_;
-  absl::CondVar drained_;                            // the queue got shorter, or the stream ended
-  std::deque<EventPtr> queue_ ABSL_GUARDED_BY(mu_);  // the front is in flight while writing_
+  absl::CondVar drained_;  // the queue got shorter, or the stream ended
+  // The first `in_flight_` events are in flight while writing_ (and not starting_).
+  std::deque<EventPtr> queue_ ABSL_GUARDED_BY(mu_);
+  size_t in_flight_ ABSL_GUARDED_BY(mu_) = 0;
   // A write is in flight, or the starter is to start one (then nothing is in flight yet).
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   bool starting_ ABSL_GUARDED_BY(mu_) = false;  // the starter holds the stream

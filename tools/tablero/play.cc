@@ -149,9 +149,11 @@ void WatchLoop(Session& ss) {
       ss.watch_ctx = &ctx;
     }
     if (ss.done) break;
-    auto reader = ss.client->mm()->Watch(&ctx, req);
-    v1::RoomEvent e;
-    while (reader->Read(&e)) OnEvent(ss, e);
+    auto reader = ss.client->mm()->WatchBatches(&ctx, req);
+    v1::RoomEventBatch batch;
+    while (reader->Read(&batch)) {
+      for (const v1::RoomEvent& e : batch.events()) OnEvent(ss, e);
+    }
     grpc::Status s = reader->Finish();
     {
       std::lock_guard<std::mutex> lock(ss.mu);

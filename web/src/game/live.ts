@@ -1,6 +1,7 @@
-// Follows a room's Watch stream: resumes after the last seq seen (kept per room, so a
-// reload resumes too), reconnects after a dropped stream, and falls back to a fresh
-// snapshot when the server no longer has the events (OUT_OF_RANGE).
+// Follows a room's WatchBatches stream (a move's events arrive in one message): resumes
+// after the last seq seen (kept per room, so a reload resumes too), reconnects after a
+// dropped stream, and falls back to a fresh snapshot when the server no longer has the
+// events (OUT_OF_RANGE).
 import { Code, ConnectError } from "@connectrpc/connect";
 import { matchmaking } from "../api/client.js";
 import { lastSeq, setLastSeq } from "../api/identity.js";
@@ -25,13 +26,16 @@ export function follow(roomId: string, snapshotSeq: bigint, on: LiveHandlers): (
     while (!abort.signal.aborted) {
       try {
         on.connection(true);
-        for await (const e of matchmaking.watch({ roomId, afterSeq: seq }, { signal: abort.signal })) {
+        const stream = matchmaking.watchBatches({ roomId, afterSeq: seq }, { signal: abort.signal });
+        for await (const batch of stream) {
           delay = 500;
-          if (e.seq === 0n) continue; // heartbeat
-          if (e.seq <= seq) continue;
-          seq = e.seq;
+          for (const e of batch.events) {
+            if (e.seq === 0n) continue; // heartbeat
+            if (e.seq <= seq) continue;
+            seq = e.seq;
+            on.event(e);
+          }
           setLastSeq(roomId, seq);
-          on.event(e);
         }
         if (!abort.signal.aborted) on.closed();
         return;
