@@ -34,6 +34,12 @@ inline int LowestSquare(shogi4::Squares b) {
   return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(uint64_t(b >> 64));
 }
 
+// The square of `on_ray` (not empty: pieces on ray `i` of some square of Shogi4Rays) nearest
+// to that square: north and west run to lower square numbers, so there it is the highest.
+inline int Shogi4Nearest(shogi4::Squares on_ray, int i) {
+  return i == 0 || i == 3 ? HighestSquare(on_ray) : LowestSquare(on_ray);
+}
+
 // The squares of all pieces (ownerless ones included), and those of the seats in `by`.
 inline shogi4::Squares Shogi4Occupied(const shogi4::Position& pos) {
   shogi4::Squares b = 0;
@@ -69,8 +75,7 @@ inline bool Shogi4AttackedFrom(const shogi4::Cell* board, int sq, shogi4::Square
   for (int i = 0; i < 4; ++i) {
     const s4::Squares ray = r.ray[sq][i];
     if (!(attackers & ray)) continue;
-    // North and west run to lower square numbers: the nearest piece is the highest.
-    const int n = i == 0 || i == 3 ? HighestSquare(occupied & ray) : LowestSquare(occupied & ray);
+    const int n = Shogi4Nearest(occupied & ray, i);
     if (((attackers >> n) & 1) && s4::Slides(s4::TypeOf(board[n]))) return true;
   }
   return false;

@@ -43,23 +43,20 @@ bool FlippedAhead(const s4::Position& pos, int sq, int facing) {
 // orthogonal sliders exist: a move can expose the king only when the king is in check,
 // the king itself moves, or the moved piece stands pinned.
 s4::Squares Pinned(const s4::Position& pos, int s, unsigned enemies) {
-  const s4::Tables& t = s4::Tab();
+  const Shogi4Rays& r = Shogi4RayTable();
   const int ksq = pos.king[s];
+  const s4::Squares occupied = Shogi4Occupied(pos);
   s4::Squares pinned = 0;
-  for (int d = 0; d < 8; d += 2) {
-    int own = s4::kNoSquare;
-    for (int n = t.next[ksq][d]; n != s4::kNoSquare; n = t.next[n][d]) {
-      const s4::Cell c = pos.board[n];
-      if (c == 0) continue;
-      if (own == s4::kNoSquare) {
-        if (s4::OwnerOf(c) != s) break;
-        own = n;
-        continue;
-      }
-      if (s4::Slides(s4::TypeOf(c)) && ((enemies >> s4::OwnerOf(c)) & 1))
-        pinned |= s4::SquareBit(own);
-      break;
-    }
+  for (int i = 0; i < 4; ++i) {
+    const s4::Squares near = occupied & r.ray[ksq][i];
+    if (near == 0) continue;
+    const int own = Shogi4Nearest(near, i);
+    if (s4::OwnerOf(pos.board[own]) != s) continue;
+    const s4::Squares beyond = occupied & r.ray[own][i];
+    if (beyond == 0) continue;
+    const s4::Cell c = pos.board[Shogi4Nearest(beyond, i)];
+    if (s4::Slides(s4::TypeOf(c)) && ((enemies >> s4::OwnerOf(c)) & 1))
+      pinned |= s4::SquareBit(own);
   }
   return pinned;
 }
@@ -269,7 +266,7 @@ void Shogi4Captures(const s4::Position& pos, unsigned seats, bool in_check, s4::
     for (int i = 0; i < 4 && (mine & rays.cross[to]) != 0; ++i) {
       const s4::Squares ray = rays.ray[to][i];
       if (!(mine & ray)) continue;
-      const int n = i == 0 || i == 3 ? HighestSquare(occupied & ray) : LowestSquare(occupied & ray);
+      const int n = Shogi4Nearest(occupied & ray, i);
       if (((mine >> n) & 1) && s4::Slides(s4::TypeOf(pos.board[n]))) add(n);
     }
   }
@@ -310,7 +307,7 @@ void Shogi4CapturesFrom(const s4::Position& pos, unsigned seats, int first, bool
         for (int i = 0; i < 4; ++i) {  // the nearest piece on each line
           const s4::Squares blockers = occupied & rays.ray[from][i];
           if (blockers == 0) continue;
-          const int n = i == 0 || i == 3 ? HighestSquare(blockers) : LowestSquare(blockers);
+          const int n = Shogi4Nearest(blockers, i);
           if ((theirs >> n) & 1) slide_to[i] = n, slides = true;
         }
       }

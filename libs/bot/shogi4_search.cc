@@ -6,10 +6,13 @@
 // Iterative deepening, captures first (most valuable victim), a beam of quiet moves at
 // inner nodes (drops make the tree very wide), and a short capture-only quiescence search.
 // The evaluation counts material on the board and in hand (hand pieces a little more: they
-// drop anywhere), mates made, pressure on the other kings (their neighbour squares we
-// attack, checks) and the safety of our own king. The repetition rule needs the game's
-// history, so the root move is checked against the game itself and the next best is taken
-// if the rule forbids it.
+// drop anywhere), mates made, pressure on the other kings (our pieces near them, checks)
+// and the safety of our own king; level 10 also counts drop threats (silvers, golds and
+// rooks in hand against the empty squares beside a king: ours against each rival's king,
+// the rivals' against ours) and our pieces near a rival's king half (they help the other
+// rivals mate it as much as us). The repetition rule needs the game's history, so the root
+// move is checked against the game itself and the next best is taken if the rule forbids
+// it.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -41,6 +44,10 @@ constexpr int kCaptureKey = 10000;
 constexpr int kKeyBias = 1 << 20;  // makes every order key positive
 // A game over with us second, on the scale of the running evaluation (see Eval).
 constexpr int kSecondPlace = 2000;
+// Drop threats (Eval): per point of a hand (HandThreat, at most kMaxHandThreat) and empty
+// square beside a king.
+constexpr int kDropThreat = 4;
+constexpr int kMaxHandThreat = 6;
 
 // Squares within one and two king steps of each square, and the king steps between two
 // squares.
@@ -139,7 +146,13 @@ class Shogi4Searcher {
     }
     if (!pos.Alive(me_)) return -kWin;
     const int* mat = node.material;
-    int others = 0, n = 0, pressure = 0, rival_mates = 0;
+    const s4::Squares occupied = Shogi4Occupied(pos);
+    const Shogi4Rays& rays = Shogi4RayTable();
+    int others = 0, n = 0, pressure = 0, rival_mates = 0, rival_hands = 0;
+    // Level 10's terms (the lower levels stay as they were measured): drop threats, and our
+    // pieces near a rival's king counted half (they help the other rivals mate it too).
+    const int drop_threat = brs_ ? kDropThreat : 0;
+    const int near_weight = brs_ ? 5 : 10;
     int mates[s4::kSeats] = {};  // Position::MatesMade of each seat, in one pass
     for (int i = 0; i < pos.n_elim; ++i) {
       const int by = pos.mated_by[pos.elim[i]];
@@ -152,10 +165,14 @@ class Shogi4Searcher {
       rival_mates = std::max(rival_mates, mates[o]);
       // Our pieces near their king, and checks: mating chances. (Board lookups only: the
       // attack test is the costly part of a node, so it is used once per king.)
-      pressure += 10 * Near(pos, pos.king[o], me_, 2);
+      pressure += near_weight * Near(pos, pos.king[o], me_, 2);
+      // Drops make mates: our hand against the empty squares beside their king.
+      pressure += drop_threat * std::min(HandThreat(pos, me_), kMaxHandThreat) *
+                  Popcount(rays.adjacent[pos.king[o]] & ~occupied);
+      rival_hands += HandThreat(pos, o);
       // (A seat not in check is not attacked by us: the node's check set answers first.)
       if (((node.checked >> o) & 1) &&
-          Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me_], Shogi4Occupied(pos)))
+          Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me_], occupied))
         pressure += 40;
     }
     // Enemies around our king hurt, our own pieces beside it (a wall) help.
@@ -163,10 +180,19 @@ class Shogi4Searcher {
     int enemies = 0;
     for (int o = 0; o < s4::kSeats; ++o)
       if (o != me_ && pos.Alive(o)) enemies += Near(pos, k, o, 2);
-    const int safety = 8 * Near(pos, k, me_, 1) - 12 * enemies;
+    const int safety = 8 * Near(pos, k, me_, 1) - 12 * enemies -
+                       drop_threat * std::min(rival_hands, kMaxHandThreat) *
+                           Popcount(rays.adjacent[k] & ~occupied);
     // Survivors are ranked by mates made first: a rival's mate costs us a place.
     return mat[me_] - (n ? others / n : 0) + kMateBonus * (mates[me_] - rival_mates) + pressure +
            safety;
+  }
+
+  // What `seat`'s hand threatens by drops: a point per silver or gold, two per rook.
+  static int HandThreat(const s4::Position& pos, int seat) {
+    const uint8_t* h = pos.hand[seat];
+    return h[s4::HandIndex(s4::kSilver)] + h[s4::HandIndex(s4::kGold)] +
+           2 * h[s4::HandIndex(s4::kRook)];
   }
 
   // Pieces of `owner` (kings excluded) within `r` (1 or 2) squares (king steps) of `sq`:
