@@ -12,9 +12,10 @@ namespace {
 
 constexpr game::Kind kKinds[] = {game::Kind::kChess, game::Kind::kShogi4, game::Kind::kCheckers};
 
-// Levels 1-9 are node budgets (so seeded games do not depend on the machine's load), each at
-// least as strong as the one below in every dimension and stronger in one; level 10 is the
-// clock's.
+// Levels 1-9 are node budgets (so seeded games do not depend on the machine's load) that
+// never shrink, nor does the depth; a level that searches no further than the one below
+// is stronger by less noise or fewer random moves (one that searches further may trade some
+// back: the ladder measures the sum). Level 10 is the clock's.
 TEST(Levels, EveryGameRisesInOrder) {
   for (game::Kind kind : kKinds) {
     SCOPED_TRACE(game::KindName(kind));
@@ -30,11 +31,12 @@ TEST(Levels, EveryGameRisesInOrder) {
       const LevelSpec& below = Level(kind, level - 1);
       EXPECT_GE(s.max_nodes, below.max_nodes);
       EXPECT_GE(s.max_depth, below.max_depth);
-      EXPECT_LE(s.noise_cp, below.noise_cp);
-      EXPECT_LE(s.random_permille, below.random_permille);
       EXPECT_GE(s.default_budget_ms, below.default_budget_ms);
-      EXPECT_TRUE(s.max_nodes > below.max_nodes || s.max_depth > below.max_depth ||
-                  s.noise_cp < below.noise_cp || s.random_permille < below.random_permille);
+      if (s.max_nodes == below.max_nodes && s.max_depth == below.max_depth) {
+        EXPECT_LE(s.noise_cp, below.noise_cp);
+        EXPECT_LE(s.random_permille, below.random_permille);
+        EXPECT_TRUE(s.noise_cp < below.noise_cp || s.random_permille < below.random_permille);
+      }
     }
     const LevelSpec& top = Level(kind, kMaxLevel);
     EXPECT_EQ(top.max_nodes, 0u);
