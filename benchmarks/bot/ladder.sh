@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The level ladder of one game: each level against the one below (match_runner, seeded node
 # budgets, so the result does not depend on the machine's load), one row per pair with A's
-# score, its 95% error bar and the games played. The issue's target: 0.60-0.75 every step.
+# score, its 95% error bar, the games played, A's first places and the wall time. In games of
+# 3+ seats A takes one seat and the lower level all the others (equal levels score 0.5).
+# The issue's target: 0.60-0.75 every step.
 #   benchmarks/bot/ladder.sh GAME [build-dir] [extra match_runner flags...]
 # Environment: GAMES (games per pair, 40), LEVELS ("2 3 ... 10": the upper level of each
 # pair), MOVETIME_MS (300: the budget matchmaking asks; it sets level 10's node budget).
@@ -14,12 +16,16 @@ RUNNER="$BUILD/bin/match_runner"
 [ -x "$RUNNER" ] || { echo "ladder.sh: $RUNNER not found (ninja match_runner)" >&2; exit 1; }
 GAMES=${GAMES:-40}
 MOVETIME_MS=${MOVETIME_MS:-300}
-printf '%-6s %-6s %6s %-18s %s\n' "$GAME" pair games "A score (95%)" "W/D/L"
+printf '%-6s %-6s %6s %-18s %-14s %-8s %s\n' "$GAME" pair games "A score (95%)" "W/D/L" first \
+  wall
 for a in ${LEVELS:-2 3 4 5 6 7 8 9 10}; do
   out=$("$RUNNER" --game="$GAME" --a="$a" --b=$((a - 1)) --games="$GAMES" \
     --movetime_ms="$MOVETIME_MS" --seeded "$@" 2>/dev/null)
   n=$(sed -n 's/.*, \([0-9]*\) games,.*/\1/p' <<<"$out")
   score=$(sed -n 's/^A score \([0-9.]*\) +\/- \([0-9.]*\).*/\1 +\/- \2/p' <<<"$out")
   wdl=$(sed -n 's/^A score .*(95%)  \(+[0-9]* =[0-9]* -[0-9]*\).*/\1/p' <<<"$out")
-  printf '%-6s %-6s %6s %-18s %s\n' "" "$a-$((a - 1))" "$n" "$score" "$wdl"
+  first=$(sed -n 's/^A first place: \([0-9]*\) of.*/\1/p' <<<"$out")
+  wall=$(sed -n 's/.*; wall \([0-9]*\) s$/\1 s/p' <<<"$out")
+  printf '%-6s %-6s %6s %-18s %-14s %-8s %s\n' "" "$a-$((a - 1))" "$n" "$score" "$wdl" "$first" \
+    "$wall"
 done

@@ -197,7 +197,7 @@ absl::StatusOr<Choice> ChooseCheckers(const game::Game& game, const Request& req
   if (!cg) return absl::InternalError("checkers game of an unexpected type");
   const State& st = cg->state();
   const int me = st.to_move;
-  const LevelSpec& spec = Level(request.level);
+  const LevelSpec& spec = Level(game::Kind::kCheckers, request.level);
   Rng rng(seed);
   auto list = std::make_unique<checkers::MoveList>();
   checkers::Generate(st.layout, st.cell, me, list.get());
@@ -209,13 +209,11 @@ absl::StatusOr<Choice> ChooseCheckers(const game::Game& game, const Request& req
     from = p.from;
     to = p.to;
   } else {
-    // Depth in layers: the chess depth of the level, shrunk (a layer here is far wider).
-    const int depth = std::clamp(spec.max_depth / 2 + 1, 1, 7);
-    uint64_t nodes = spec.max_nodes / 8;
+    uint64_t nodes = spec.max_nodes;
     if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * kSeededNodesPerMs;
-    CheckersSearcher s(me, depth, nodes,
+    CheckersSearcher s(me, spec.max_depth, nodes,
                        Clocked(request, seeded) ? SearchClock(HardLimit(request)) : SearchClock(),
-                       spec.noise_cp / 4, rng.Next());
+                       spec.noise_cp, rng.Next());
     int score = 0, d = 0;
     uint64_t n = 0;
     const Mv m = s.Run(st, &score, &d, &n);

@@ -1,25 +1,30 @@
-// What each level (1 = beginner ... 10 = strongest) means for the searches: how deep and
-// how many nodes they may look, how much deterministic noise spoils their evaluation, how
-// often they play a random legal move, and the thinking time used when a caller gives none.
+// What each level (1 = beginner ... 10 = strongest) means for a game's search: how deep and
+// how many nodes it may look, how much deterministic noise spoils its evaluation, how often
+// it plays a random legal move, and the thinking time used when a caller gives none. Each
+// game has its own table: a step of depth or nodes is worth a different amount in each.
 #ifndef TABLERO_LIBS_BOT_LEVELS_H_
 #define TABLERO_LIBS_BOT_LEVELS_H_
 
 #include <cstdint>
+
+#include "libs/game/game.h"
 
 namespace tablero::bot {
 
 inline constexpr int kMinLevel = 1, kMaxLevel = 10;
 
 struct LevelSpec {
-  int max_depth;          // plies (chess); other games scale it down
+  int max_depth;          // in the game's search's own units (chess plies, shogi4 plies of
+                          // one seat each, Chinese Checkers layers)
   uint64_t max_nodes;     // 0 = limited by time only (level 10)
-  int noise_cp;           // +/- evaluation noise in centipawn-like units
+  int noise_cp;           // +/- evaluation noise in the game's evaluation units
   int random_permille;    // chance of a random legal move, per thousand
   int default_budget_ms;  // used when the request's budget is 0
 };
 
-// `level` must be within [kMinLevel, kMaxLevel].
-const LevelSpec& Level(int level);
+// `level` must be within [kMinLevel, kMaxLevel]. A kind without a table of its own (a game
+// played by the generic search) uses chess's.
+const LevelSpec& Level(game::Kind kind, int level);
 
 // With a seed, level 10 of chess and Chinese Checkers is bounded by nodes rather than by
 // the clock so that the same seed, state and budget give the same move: budget_ms *

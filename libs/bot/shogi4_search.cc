@@ -464,7 +464,7 @@ absl::StatusOr<Choice> ChooseShogi4(const game::Game& game, const Request& reque
   if (!sg) return absl::InternalError("shogi4 game of an unexpected type");
   const s4::Position& pos = sg->position();
   const int me = pos.to_move;
-  const LevelSpec& spec = Level(request.level);
+  const LevelSpec& spec = Level(game::Kind::kShogi4, request.level);
   Rng rng(seed);
   Choice c;
   if (spec.random_permille > 0 && rng.Below(1000) < spec.random_permille) {
@@ -475,10 +475,9 @@ absl::StatusOr<Choice> ChooseShogi4(const game::Game& game, const Request& reque
   }
   // Best-reply for the strongest level only: the lower ones stay as they were measured.
   const bool brs = request.level == kMaxLevel;
-  const int depth = std::clamp(spec.max_depth / 2 + 1, 1, brs ? 8 : 6);
-  uint64_t nodes = spec.max_nodes / 4;
+  uint64_t nodes = spec.max_nodes;
   if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * 20;
-  Shogi4Searcher s(me, depth, brs, nodes,
+  Shogi4Searcher s(me, spec.max_depth, brs, nodes,
                    Clocked(request, seeded) ? SearchClock(HardLimit(request)) : SearchClock(),
                    spec.noise_cp, rng.Next());
   const auto ranked = s.Run(pos, &c.depth, &c.nodes);
