@@ -8,7 +8,8 @@
 //   tune_eval --data=positions.txt --start=handcrafted --out=params.txt [--inc=FILE]
 //       tunes from the --start table (handcrafted, tuned or a file) on nine tenths of the
 //       positions and reports the loss (with the real evaluation, rounded weights) on the
-//       other tenth before and after; writes the table (text, and as chess_eval_tuned.inc).
+//       other tenth (whole blocks of 64 lines: games apart) before and after; writes the table
+//       (text, and as chess_eval_tuned.inc).
 //   tune_eval --print=handcrafted   the table as text
 //
 // benchmarks/bot/tune_data.sh generates the data and runs the tuning. See the README.
@@ -34,13 +35,14 @@ ABSL_FLAG(std::string, uci, "", "--generate: the UCI engine that plays and label
 ABSL_FLAG(int, games, 400, "--generate: games to play");
 ABSL_FLAG(int, depth, 8, "--generate: the engine's search depth per position");
 ABSL_FLAG(int, opening_plies, 8, "--generate: random plies at the start of each game");
-ABSL_FLAG(uint64_t, seed, 1, "--generate: seed of the random moves; tuning: of the split");
+ABSL_FLAG(uint64_t, seed, 1, "--generate: seed of the random moves");
 ABSL_FLAG(std::string, data, "", "tune on this file of FEN;score lines");
 ABSL_FLAG(std::string, start, "handcrafted",
           "the table to start from: handcrafted, tuned or a file");
 ABSL_FLAG(int, epochs, 400, "gradient steps");
 ABSL_FLAG(double, step, 1.0, "Adam's step in centipawns");
 ABSL_FLAG(double, pull, 1e-6, "pull toward the starting weights");
+ABSL_FLAG(bool, mirror_pst, true, "tie piece-square weights to their mirror images");
 ABSL_FLAG(std::string, out, "", "write the tuned table (text) here");
 ABSL_FLAG(std::string, inc, "", "and as the C++ include the bot ships (chess_eval_tuned.inc)");
 ABSL_FLAG(std::string, print, "", "print this table (handcrafted or tuned) and exit");
@@ -110,9 +112,9 @@ int Generate() {
 int Tune() {
   std::vector<tablero::bot::TuneSample> train, test;
   std::vector<std::pair<Position, double>> test_positions;
-  std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
   std::ifstream in(absl::GetFlag(FLAGS_data));
   std::string line;
+  int line_number = 0;
   while (std::getline(in, line)) {
     std::vector<std::string> f = absl::StrSplit(line, ';');
     int cp = 0;
@@ -120,7 +122,8 @@ int Tune() {
     auto pos = Position::ParseFen(f[0]);
     if (!pos.ok()) continue;
     const double label = tablero::bot::WinProbability(cp);
-    if (rng() % 10 == 0) {
+    // Held out: every tenth block of 64 lines (about a game, whose positions are alike).
+    if (line_number++ / 64 % 10 == 9) {
       test_positions.emplace_back(*pos, label);
     } else {
       train.push_back(tablero::bot::MakeTuneSample(*pos, label));
@@ -147,6 +150,7 @@ int Tune() {
   options.epochs = absl::GetFlag(FLAGS_epochs);
   options.step = absl::GetFlag(FLAGS_step);
   options.pull = absl::GetFlag(FLAGS_pull);
+  options.mirror_pst = absl::GetFlag(FLAGS_mirror_pst);
   const std::vector<double> w = tablero::bot::TuneWeights(
       train, tablero::bot::WeightsOf(start), options, [](int epoch, double loss) {
         if (epoch % 50 == 0) fprintf(stderr, "epoch %d: training loss %.6f\n", epoch, loss);

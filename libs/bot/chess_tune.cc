@@ -60,6 +60,15 @@ std::vector<double> TuneWeights(const std::vector<TuneSample>& samples, std::vec
         if (local[i] != 0) grad[i] += outer * local[i];
     }
     loss /= samples.size();
+    if (options.mirror_pst) {
+      for (int t = 0; t < 6; ++t)
+        for (int sq = 0; sq < 64; ++sq) {
+          if ((sq & 7) >= 4) continue;
+          const int a = eval_index::kPst + t * 64 + sq, b = a + 7 - 2 * (sq & 7);
+          for (int c = 0; c < 2; ++c)
+            grad[2 * a + c] = grad[2 * b + c] = grad[2 * a + c] + grad[2 * b + c];
+        }
+    }
     const double b1 = 1 - std::pow(kBeta1, epoch), b2 = 1 - std::pow(kBeta2, epoch);
     for (size_t i = 0; i < n; ++i) {
       const double g = grad[i] / samples.size() + 2 * options.pull * (w[i] - start[i]) / 1e4;

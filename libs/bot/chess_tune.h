@@ -36,6 +36,9 @@ struct TuneOptions {
   // Pull toward the starting weights (per weight, times the squared distance in pawns):
   // keeps weights the data hardly sees (rare piece-square entries) near their start.
   double pull = 1e-6;
+  // Tie each piece-square weight to its mirror image across the d/e file line (they move by
+  // the same steps): half the free weights, so the data fits them with less noise.
+  bool mirror_pst = true;
 };
 // Full-batch gradient descent from `weights`; `progress` (if set) hears each epoch's loss.
 std::vector<double> TuneWeights(const std::vector<TuneSample>& samples, std::vector<double> weights,

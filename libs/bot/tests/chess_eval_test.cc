@@ -10,8 +10,10 @@
 #include <random>
 #include <vector>
 
+#include "libs/bot/bot.h"
 #include "libs/bot/chess_tune.h"
 #include "libs/chess/movegen.h"
+#include "libs/games/games.h"
 
 namespace tablero::bot {
 namespace {
@@ -72,6 +74,36 @@ TEST(ChessEvalParams, ScopedTableAppliesToThisThreadOnly) {
     EXPECT_EQ(Evaluate(p), 77);
   }
   EXPECT_EQ(Evaluate(p), Evaluate(p, TunedChessEvalParams()));
+}
+
+TEST(ChessEvalParams, LevelsBelowTenKeepTheHandcraftedTable) {
+  // A table with a huge tempo changes every score a search reports: level 10 plays with the
+  // caller's table, levels 1-9 with the handcrafted one whatever the caller set.
+  ChessEvalParams odd = HandcraftedChessEvalParams();
+  odd[eval_index::kTempo] = EvalScore{400, 400};
+  auto g = *games::NewGame({game::Kind::kChess, {}, 0, 0});
+  for (int level : {5, 9, 10}) {
+    Request r;
+    r.level = level;
+    r.budget_ms = 100;
+    r.seed = 9;
+    r.use_clock = false;
+    auto plain = ChooseMove(*g, r);
+    ASSERT_TRUE(plain.ok()) << plain.status();
+    ScopedChessEvalParams scope(odd);
+    auto scoped = ChooseMove(*g, r);
+    ASSERT_TRUE(scoped.ok()) << scoped.status();
+    if (level == 10) {
+      EXPECT_NE(scoped->eval, plain->eval);
+    } else {
+      ScopedChessEvalParams handcrafted(HandcraftedChessEvalParams());
+      auto reference = ChooseMove(*g, r);
+      ASSERT_TRUE(reference.ok());
+      EXPECT_EQ(scoped->eval, reference->eval) << level;
+      EXPECT_EQ(scoped->nodes, reference->nodes) << level;
+      EXPECT_EQ(scoped->move, reference->move) << level;
+    }
+  }
 }
 
 TEST(ChessEvalTrace, LinearModelAgreesWithTheEvaluation) {
