@@ -41,7 +41,7 @@ ABSL_FLAG(std::string, start, "handcrafted",
           "the table to start from: handcrafted, tuned or a file");
 ABSL_FLAG(int, epochs, 400, "gradient steps");
 ABSL_FLAG(double, step, 1.0, "Adam's step in centipawns");
-ABSL_FLAG(double, pull, 1e-6, "pull toward the starting weights");
+ABSL_FLAG(double, pull, 1e-4, "pull toward the starting weights");
 ABSL_FLAG(bool, mirror_pst, true, "tie piece-square weights to their mirror images");
 ABSL_FLAG(std::string, out, "", "write the tuned table (text) here");
 ABSL_FLAG(std::string, inc, "", "and as the C++ include the bot ships (chess_eval_tuned.inc)");

@@ -35,7 +35,7 @@ struct TuneOptions {
   double step = 1.0;  // Adam's step, in centipawns
   // Pull toward the starting weights (per weight, times the squared distance in pawns):
   // keeps weights the data hardly sees (rare piece-square entries) near their start.
-  double pull = 1e-6;
+  double pull = 1e-4;
   // Tie each piece-square weight to its mirror image across the d/e file line (they move by
   // the same steps): half the free weights, so the data fits them with less noise.
   bool mirror_pst = true;
