@@ -22,6 +22,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "benchmarks/bot/uci.h"
@@ -43,6 +44,8 @@ ABSL_FLAG(int, epochs, 400, "gradient steps");
 ABSL_FLAG(double, step, 1.0, "Adam's step in centipawns");
 ABSL_FLAG(double, pull, 1e-4, "pull toward the starting weights");
 ABSL_FLAG(bool, mirror_pst, true, "tie piece-square weights to their mirror images");
+ABSL_FLAG(std::string, freeze, "",
+          "comma-separated name prefixes of weights left as they start (e.g. material.)");
 ABSL_FLAG(std::string, out, "", "write the tuned table (text) here");
 ABSL_FLAG(std::string, inc, "", "and as the C++ include the bot ships (chess_eval_tuned.inc)");
 ABSL_FLAG(std::string, print, "", "print this table (handcrafted or tuned) and exit");
@@ -151,6 +154,11 @@ int Tune() {
   options.step = absl::GetFlag(FLAGS_step);
   options.pull = absl::GetFlag(FLAGS_pull);
   options.mirror_pst = absl::GetFlag(FLAGS_mirror_pst);
+  for (absl::string_view prefix :
+       absl::StrSplit(absl::GetFlag(FLAGS_freeze), ',', absl::SkipEmpty()))
+    for (int i = 0; i < tablero::bot::eval_index::kCount; ++i)
+      if (absl::StartsWith(tablero::bot::ChessEvalParamName(i), prefix))
+        options.frozen.push_back(i);
   const std::vector<double> w = tablero::bot::TuneWeights(
       train, tablero::bot::WeightsOf(start), options, [](int epoch, double loss) {
         if (epoch % 50 == 0) fprintf(stderr, "epoch %d: training loss %.6f\n", epoch, loss);

@@ -45,6 +45,8 @@ std::vector<double> TuneWeights(const std::vector<TuneSample>& samples, std::vec
   const size_t n = w.size();
   const std::vector<double> start = w;
   std::vector<double> m(n, 0), v(n, 0), grad(n), local(n);
+  std::vector<bool> frozen(n, false);
+  for (int i : options.frozen) frozen[2 * i] = frozen[2 * i + 1] = true;
   constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8;
   const double k = std::log(10.0) / 400.0;  // d WinProbability / d eval = k p (1 - p)
   for (int epoch = 1; epoch <= options.epochs; ++epoch) {
@@ -74,7 +76,7 @@ std::vector<double> TuneWeights(const std::vector<TuneSample>& samples, std::vec
       const double g = grad[i] / samples.size() + 2 * options.pull * (w[i] - start[i]) / 1e4;
       m[i] = kBeta1 * m[i] + (1 - kBeta1) * g;
       v[i] = kBeta2 * v[i] + (1 - kBeta2) * g * g;
-      if (v[i] == 0) continue;
+      if (v[i] == 0 || frozen[i]) continue;
       w[i] -= options.step * (m[i] / b1) / (std::sqrt(v[i] / b2) + kEps);
     }
     if (progress) progress(epoch, loss);

@@ -39,6 +39,8 @@ struct TuneOptions {
   // Tie each piece-square weight to its mirror image across the d/e file line (they move by
   // the same steps): half the free weights, so the data fits them with less noise.
   bool mirror_pst = true;
+  // Table indices (eval_index) left as they start.
+  std::vector<int> frozen;
 };
 // Full-batch gradient descent from `weights`; `progress` (if set) hears each epoch's loss.
 std::vector<double> TuneWeights(const std::vector<TuneSample>& samples, std::vector<double> weights,
