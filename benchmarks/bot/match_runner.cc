@@ -22,6 +22,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -31,7 +32,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "benchmarks/bot/uci.h"
 #include "libs/bot/bot.h"
+#include "libs/bot/chess_eval.h"
 #include "libs/games/games.h"
 
 ABSL_FLAG(std::string, game, "chess", "chess, shogi4 or checkers");
@@ -51,87 +54,19 @@ ABSL_FLAG(bool, seeded, false,
           "give the bot a seed per move (repeatable node-limited searches, chess and "
           "checkers never stopped by the clock, so the result does not depend on the "
           "machine's load) instead of seed 0 (searches limited by the clock)");
+ABSL_FLAG(std::string, a_eval, "",
+          "chess: player A's evaluation weights, \"handcrafted\" or a file written by "
+          "tune_eval (default: the tuned table the bot ships with)");
+ABSL_FLAG(std::string, b_eval, "", "chess: player B's evaluation weights, as --a_eval");
 
 namespace {
 
 using tablero::game::Game;
 
-// A UCI engine on pipes.
-class Uci {
- public:
-  explicit Uci(const std::string& path, int skill) {
-    int to[2], from[2];
-    if (pipe(to) != 0 || pipe(from) != 0) return;
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(to[0], 0);
-      dup2(from[1], 1);
-      close(to[1]);
-      close(from[0]);
-      execl(path.c_str(), path.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    close(to[0]);
-    close(from[1]);
-    in_ = fdopen(to[1], "w");
-    out_ = fdopen(from[0], "r");
-    Send("uci");
-    WaitFor("uciok");
-    Send(absl::StrCat("setoption name Skill Level value ", skill));
-    Send("setoption name Threads value 1");
-    Send("setoption name Hash value 16");
-    Send("isready");
-    WaitFor("readyok");
-  }
-  ~Uci() {
-    if (in_) {
-      Send("quit");
-      fclose(in_);
-    }
-    if (out_) fclose(out_);
-    if (pid_ > 0) waitpid(pid_, nullptr, 0);
-  }
-  bool ok() const { return in_ && out_; }
-  void NewGame() {
-    Send("ucinewgame");
-    Send("isready");
-    WaitFor("readyok");
-  }
-  // Best move in UCI text for the position after `moves` from `fen`.
-  std::string Go(const std::string& fen, const std::vector<std::string>& moves, int ms) {
-    std::string cmd = "position fen " + fen;
-    if (!moves.empty()) {
-      cmd += " moves";
-      for (const auto& m : moves) cmd += " " + m;
-    }
-    Send(cmd);
-    Send(absl::StrCat("go movetime ", ms));
-    std::string line = WaitFor("bestmove");
-    char move[16] = {0};
-    if (sscanf(line.c_str(), "bestmove %15s", move) != 1) return "";
-    return move;
-  }
-
- private:
-  void Send(const std::string& s) {
-    fprintf(in_, "%s\n", s.c_str());
-    fflush(in_);
-  }
-  std::string WaitFor(const char* prefix) {
-    char buf[8192];
-    while (fgets(buf, sizeof buf, out_)) {
-      if (strncmp(buf, prefix, strlen(prefix)) == 0) return buf;
-    }
-    return "";
-  }
-  pid_t pid_ = -1;
-  FILE* in_ = nullptr;
-  FILE* out_ = nullptr;
-};
-
 struct Player {
   int level = 0;  // 0 = random mover
   Uci* uci = nullptr;
+  const tablero::bot::ChessEvalParams* eval = nullptr;  // chess: the table its search uses
 };
 
 struct Stats {
@@ -198,6 +133,8 @@ double PlayGame(std::unique_ptr<Game> g, int a_seat, const Player& a, const Play
       req.budget_ms = ms;
       req.seed = absl::GetFlag(FLAGS_seeded) ? rng() | 1 : 0;
       req.use_clock = !absl::GetFlag(FLAGS_seeded);
+      std::optional<tablero::bot::ScopedChessEvalParams> eval;
+      if (p.eval) eval.emplace(*p.eval);
       auto c = tablero::bot::ChooseMove(*g, req);
       if (!c.ok()) {
         fprintf(stderr, "bot failed: %s\n", std::string(c.status().message()).c_str());
@@ -239,6 +176,28 @@ double PlayGame(std::unique_ptr<Game> g, int a_seat, const Player& a, const Play
   }
   if (log) absl::StrAppend(log, "{", res.reason, "}");
   return others ? s / others : 0.5;
+}
+
+// --a_eval / --b_eval: null for the shipped table.
+const tablero::bot::ChessEvalParams* LoadEval(const std::string& spec) {
+  if (spec.empty()) return nullptr;
+  if (spec == "handcrafted") return &tablero::bot::HandcraftedChessEvalParams();
+  std::string text;
+  if (FILE* f = fopen(spec.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+    fclose(f);
+  } else {
+    fprintf(stderr, "cannot read %s\n", spec.c_str());
+    exit(2);
+  }
+  auto p = tablero::bot::ParseChessEvalParams(text);
+  if (!p.ok()) {
+    fprintf(stderr, "%s: %s\n", spec.c_str(), std::string(p.status().message()).c_str());
+    exit(2);
+  }
+  return new tablero::bot::ChessEvalParams(*p);  // lives as long as the run
 }
 
 Player ParsePlayer(const std::string& text) {
@@ -290,6 +249,8 @@ int main(int argc, char** argv) {
   } else {
     b = ParsePlayer(b_name);
   }
+  a.eval = LoadEval(absl::GetFlag(FLAGS_a_eval));
+  b.eval = LoadEval(absl::GetFlag(FLAGS_b_eval));
 
   std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
   Stats stats;

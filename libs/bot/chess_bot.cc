@@ -1,8 +1,10 @@
 // Chess behind ChooseMove: takes the position and its repetition history from the game,
 // maps the level to search limits, runs the searcher and converts the answer.
 #include <algorithm>
+#include <optional>
 #include <vector>
 
+#include "libs/bot/chess_eval.h"
 #include "libs/bot/chess_search.h"
 #include "libs/bot/choosers.h"
 #include "libs/bot/levels.h"
@@ -48,6 +50,10 @@ absl::StatusOr<Choice> ChooseChess(const game::Game& game, const Request& reques
   if (spec.random_permille > 0 && rng.Below(1000) < spec.random_permille) {
     chosen = legal.moves[rng.Below(legal.size)];
   } else {
+    // Levels 1-9 keep the handcrafted evaluation their ladder was calibrated with; level
+    // 10 plays with the tuned table (or the caller's, see ScopedChessEvalParams).
+    std::optional<ScopedChessEvalParams> handcrafted;
+    if (request.level < kMaxLevel) handcrafted.emplace(HandcraftedChessEvalParams());
     ChessLimits limits;
     limits.max_depth = spec.max_depth;
     limits.max_nodes = spec.max_nodes;

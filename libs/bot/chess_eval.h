@@ -4,10 +4,13 @@
 // pawn shield), pawn structure (doubled, isolated, connected, passed), minor-piece
 // outposts, threats (pieces attacked by pawns, heavy pieces by lesser ones), bishop pair,
 // rooks on open files, and a mop-up term that drives a lone king to the edge so won
-// endings get won.
+// endings get won. The weights are one table (chess_eval_params.h).
 #ifndef TABLERO_LIBS_BOT_CHESS_EVAL_H_
 #define TABLERO_LIBS_BOT_CHESS_EVAL_H_
 
+#include <array>
+
+#include "libs/bot/chess_eval_params.h"
 #include "libs/chess/position.h"
 
 namespace tablero::bot {
@@ -15,7 +18,37 @@ namespace tablero::bot {
 // Middlegame values, used by move ordering, SEE and delta pruning.
 inline constexpr int kPieceValue[7] = {100, 320, 330, 500, 950, 0, 0};
 
+// With the weights this thread uses (the tuned table unless a ScopedChessEvalParams says
+// otherwise).
 int Evaluate(const chess::Position& pos);
+int Evaluate(const chess::Position& pos, const ChessEvalParams& params);
+
+// The evaluation is linear in the weights but for a few terms (king danger, mop-up, the
+// scaling of pawnless endings): what it used of each weight, for the tuner.
+struct ChessEvalTrace {
+  std::array<float, eval_index::kCount> uses{};  // White's uses minus Black's; tempo: 0
+  int phase = 0;                                 // 24 (all pieces) .. 0 (none)
+  int king_danger_mg = 0;                        // White's minus Black's, in the middlegame score
+  int mop_up = 0;                                // from White's side, after tapering
+  bool scaled_down = false;  // a pawnless edge of less than a rook, divided by 8
+  bool white_to_move = true;
+};
+int Evaluate(const chess::Position& pos, const ChessEvalParams& params, ChessEvalTrace* trace);
+// The evaluation from a trace with real-valued weights (mg, eg of weight i at 2i, 2i+1);
+// equals Evaluate up to rounding. `gradient`, if given, gets d(eval)/d(weight) added.
+double TracedEval(const ChessEvalTrace& trace, const double* weights, double* gradient = nullptr);
+
+// While alive, Evaluate(pos) on this thread uses `params` (match_runner's A/B of tables).
+class ScopedChessEvalParams {
+ public:
+  explicit ScopedChessEvalParams(const ChessEvalParams& params);
+  ~ScopedChessEvalParams();
+  ScopedChessEvalParams(const ScopedChessEvalParams&) = delete;
+  ScopedChessEvalParams& operator=(const ScopedChessEvalParams&) = delete;
+
+ private:
+  const ChessEvalParams* previous_;
+};
 
 // Static exchange evaluation: the material balance of the capture sequence on m.to()
 // starting with m, both sides recapturing with their least valuable attacker.

@@ -109,9 +109,10 @@ class Searcher {
       r.depth = depth;
       if (legal.size == 1 && depth >= 4) break;  // a forced move: no need to think long
       if (std::abs(score) > kChessMateBound && depth >= kChessMate - std::abs(score) + 2) break;
-      // The next iteration takes two to three times as long: start it only while a fair
-      // part of it fits (a partly searched iteration still improves the move).
-      if (clock_.has_limit() && clock_.ElapsedMs() * 10 >= clock_.TotalMs() * 7) break;
+      // Time left over is lost (each move has its own budget), so the next iteration starts
+      // whenever time is left, even if it cannot finish: its first move is the best so far,
+      // searched first, and a move that beats it in the partial iteration is better.
+      if (clock_.Expired()) break;
     }
     // A partly searched iteration's best move beat the previous best at that depth.
     if (stop_) r.move = root_best_;

@@ -1,0 +1,145 @@
+// The chess evaluation's weight table and its tuner: the handcrafted table evaluates every
+// position as the evaluation did before it was a table, the tuner's linear model agrees with
+// the evaluation, and tuning lowers the loss on a small data set.
+#include "libs/bot/chess_eval.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "libs/bot/bot.h"
+#include "libs/bot/chess_tune.h"
+#include "libs/chess/movegen.h"
+#include "libs/games/games.h"
+
+namespace tablero::bot {
+namespace {
+
+using chess::Position;
+
+// Positions of random games from the start (random play sheds material fast, so these
+// cover the endgame terms too: mop-up, pawnless scaling, passed pawns).
+std::vector<Position> RandomGamePositions(uint32_t seed, int games, int plies) {
+  std::mt19937 rng(seed);
+  std::vector<Position> out;
+  for (int g = 0; g < games; ++g) {
+    Position p = Position::StartPosition();
+    for (int ply = 0; ply < plies; ++ply) {
+      chess::MoveList legal(p);
+      if (legal.size == 0) break;
+      out.push_back(p);
+      p.DoMove(legal.moves[rng() % legal.size]);
+    }
+  }
+  return out;
+}
+
+TEST(ChessEvalParams, HandcraftedTableEvaluatesAsTheFormulaEvaluationDid) {
+  // kRecorded: the same fold of the evaluation before it became a table (commit f77130b's
+  // chess_eval.cc) over the same positions.
+  constexpr uint64_t kRecorded = 17677359527296817759ULL;
+  constexpr int kRecordedCount = 57725;
+  const std::vector<Position> positions = RandomGamePositions(11, 300, 200);
+  uint64_t fold = 1469598103934665603ULL;
+  for (const Position& p : positions) {
+    fold ^= uint64_t(uint32_t(Evaluate(p, HandcraftedChessEvalParams())));
+    fold *= 1099511628211ULL;
+  }
+  EXPECT_EQ(int(positions.size()), kRecordedCount);
+  EXPECT_EQ(fold, kRecorded);
+  // A few values spelled out, so a failure says more than a fold.
+  EXPECT_EQ(Evaluate(Position::StartPosition(), HandcraftedChessEvalParams()), 10);
+}
+
+TEST(ChessEvalParams, TextRoundTripsAndTheShippedTableParses) {
+  for (const ChessEvalParams* p : {&HandcraftedChessEvalParams(), &TunedChessEvalParams()}) {
+    auto back = ParseChessEvalParams(FormatChessEvalParams(*p));
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(back->w, p->w);
+  }
+  EXPECT_FALSE(ParseChessEvalParams("material.pawn 1 2\n").ok());  // the rest missing
+  EXPECT_FALSE(ParseChessEvalParams("tempo 1 2\n").ok());          // out of order
+}
+
+TEST(ChessEvalParams, ScopedTableAppliesToThisThreadOnly) {
+  const Position p = Position::StartPosition();
+  ChessEvalParams bold = HandcraftedChessEvalParams();
+  bold[eval_index::kTempo] = EvalScore{77, 77};
+  EXPECT_EQ(Evaluate(p), Evaluate(p, TunedChessEvalParams()));
+  {
+    ScopedChessEvalParams scope(bold);
+    EXPECT_EQ(Evaluate(p), 77);
+  }
+  EXPECT_EQ(Evaluate(p), Evaluate(p, TunedChessEvalParams()));
+}
+
+TEST(ChessEvalParams, LevelsBelowTenKeepTheHandcraftedTable) {
+  // A table with a huge tempo changes every score a search reports: level 10 plays with the
+  // caller's table, levels 1-9 with the handcrafted one whatever the caller set.
+  ChessEvalParams odd = HandcraftedChessEvalParams();
+  odd[eval_index::kTempo] = EvalScore{400, 400};
+  auto g = *games::NewGame({game::Kind::kChess, {}, 0, 0});
+  for (int level : {5, 9, 10}) {
+    Request r;
+    r.level = level;
+    r.budget_ms = 100;
+    r.seed = 9;
+    r.use_clock = false;
+    auto plain = ChooseMove(*g, r);
+    ASSERT_TRUE(plain.ok()) << plain.status();
+    ScopedChessEvalParams scope(odd);
+    auto scoped = ChooseMove(*g, r);
+    ASSERT_TRUE(scoped.ok()) << scoped.status();
+    if (level == 10) {
+      EXPECT_NE(scoped->eval, plain->eval);
+    } else {
+      ScopedChessEvalParams handcrafted(HandcraftedChessEvalParams());
+      auto reference = ChooseMove(*g, r);
+      ASSERT_TRUE(reference.ok());
+      EXPECT_EQ(scoped->eval, reference->eval) << level;
+      EXPECT_EQ(scoped->nodes, reference->nodes) << level;
+      EXPECT_EQ(scoped->move, reference->move) << level;
+    }
+  }
+}
+
+TEST(ChessEvalTrace, LinearModelAgreesWithTheEvaluation) {
+  for (const ChessEvalParams* params : {&HandcraftedChessEvalParams(), &TunedChessEvalParams()}) {
+    const std::vector<double> w = WeightsOf(*params);
+    int checked = 0;
+    for (const Position& p : RandomGamePositions(3, 60, 150)) {
+      ChessEvalTrace t;
+      const int v = Evaluate(p, *params, &t);
+      EXPECT_EQ(v, Evaluate(p, *params));
+      // Integer rounding of the taper, the halved terms and the scaling: a few centipawns.
+      EXPECT_NEAR(TracedEval(t, w.data()), v, 4) << p.Fen();
+      ++checked;
+    }
+    EXPECT_GT(checked, 5000);
+  }
+}
+
+TEST(ChessTune, LossFallsAndWeightsMoveTowardTheLabels) {
+  // Labels from the handcrafted evaluation with knights worth 420 instead of 320: tuning
+  // from the handcrafted table must lower the loss and raise the knight's value.
+  ChessEvalParams truth = HandcraftedChessEvalParams();
+  truth[eval_index::kMaterial + chess::kKnight] = EvalScore{420, 400};
+  std::vector<TuneSample> samples;
+  for (const Position& p : RandomGamePositions(7, 40, 60))
+    samples.push_back(MakeTuneSample(p, WinProbability(Evaluate(p, truth))));
+  ASSERT_GT(samples.size(), 2000u);
+  const std::vector<double> start = WeightsOf(HandcraftedChessEvalParams());
+  TuneOptions options;
+  options.epochs = 150;
+  options.step = 2.0;
+  const std::vector<double> tuned = TuneWeights(samples, start, options);
+  const double before = TuneLoss(samples, start), after = TuneLoss(samples, tuned);
+  EXPECT_LT(after, before * 0.5) << before << " -> " << after;
+  EXPECT_GT(tuned[2 * (eval_index::kMaterial + chess::kKnight)], 360);
+}
+
+}  // namespace
+}  // namespace tablero::bot
