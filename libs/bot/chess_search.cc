@@ -151,15 +151,19 @@ class Searcher {
     return v;
   }
 
-  // Draw by repetition: the position occurred before since the last irreversible move.
-  // Once inside the search counts (the opponent can always repeat); the game's own history
-  // counts too, so the bot neither walks into nor shuffles towards a repetition it doesn't
-  // want.
+  // Draw by repetition: the position occurred before since the last irreversible move,
+  // once inside the search (after the root: the side that repeated can repeat again) or
+  // twice in all (a threefold repetition the game itself would call). A single earlier
+  // occurrence in the game's history is not a draw: the opponent need not repeat, and
+  // scoring it 0 let the bot walk into a repeated position that simply loses a piece.
   bool IsRepetition(const Position& pos, int ply) const {
     const int now = root_index_ + ply;
     const int stop = std::max(0, now - pos.halfmove_clock());
-    for (int i = now - 2; i >= stop; i -= 2)
-      if (keys_[i] == keys_[now]) return true;
+    int seen = 0;
+    for (int i = now - 2; i >= stop; i -= 2) {
+      if (keys_[i] != keys_[now]) continue;
+      if (i > root_index_ || ++seen == 2) return true;
+    }
     return false;
   }
 

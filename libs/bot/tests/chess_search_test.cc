@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "libs/bot/chess_eval.h"
+#include "libs/chess/game.h"
 #include "libs/chess/movegen.h"
 #include "libs/chess/notation.h"
 
@@ -104,6 +106,36 @@ TEST(ChessSearch, AvoidsStalemateWhenWinning) {
   after.DoMove(r.move);
   EXPECT_FALSE(!after.InCheck() && chess::CountLegal(after) == 0) << chess::ToUci(r.move);
   EXPECT_GT(r.score, kChessMateBound);
+}
+
+// Plays `moves` (UCI) from `start` and searches the position reached with the positions
+// before it as the game's history, 200k nodes.
+ChessResult AfterMoves(const char* start, std::initializer_list<const char*> moves) {
+  Position p = Fen(start);
+  std::vector<uint64_t> history;
+  for (const char* uci : moves) {
+    history.push_back(chess::RepetitionKey(p));
+    p.DoMove(*chess::ParseUci(p, uci));
+  }
+  ChessLimits l;
+  l.max_nodes = 200000;
+  return SearchChess(p, history, l);
+}
+
+TEST(ChessSearch, ASingleEarlierOccurrenceIsNotADraw) {
+  // 1. Nc3 d5 2. Ne4 Be6 3. Nc5 Bc8: 4. Ne4 would repeat the position after 2. Ne4 once,
+  // which is no draw; d5xe4 simply wins the knight. Scoring the repetition 0 made the
+  // search play it when it saw itself a little worse.
+  const ChessResult r = AfterMoves("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                                   {"b1c3", "d7d5", "c3e4", "c8e6", "e4c5", "e6c8"});
+  EXPECT_NE(chess::ToUci(r.move), "c5e4");
+  // Two earlier occurrences are a draw (threefold): a queen down, White's knight goes to
+  // g3 for the third time, from a third square, and the search scores that 0.
+  const ChessResult draw =
+      AfterMoves("3qk3/8/8/8/8/8/8/4K2N w - - 0 1",
+                 {"h1g3", "e8d7", "g3f1", "d7e8", "f1g3", "e8d7", "g3e2", "d7e8"});
+  EXPECT_EQ(chess::ToUci(draw.move), "e2g3");
+  EXPECT_EQ(draw.score, 0) << chess::ToUci(draw.move);
 }
 
 TEST(ChessSearch, NodeLimitIsRepeatable) {
