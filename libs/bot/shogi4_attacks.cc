@@ -18,4 +18,14 @@ const Shogi4Rays* BuildShogi4Rays() {
   return r;
 }
 
+shogi4::Squares Shogi4Sliders(const shogi4::Position& pos) {
+  namespace s4 = shogi4;
+  s4::Squares sliders = 0;
+  for (s4::Squares b = Shogi4Occupied(pos); b != 0;) {
+    const int sq = s4::PopSquare(b);
+    if (s4::Slides(s4::TypeOf(pos.board[sq]))) sliders |= s4::SquareBit(sq);
+  }
+  return sliders;
+}
+
 }  // namespace tablero::bot

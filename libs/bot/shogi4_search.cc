@@ -302,7 +302,7 @@ class Shogi4Searcher {
     if (stage == Stage::kQuiescence && merged && !pairs) {
       // Every rival's captures of our pieces at once (no rival is in check).
       list.size = 0;
-      Shogi4Captures(pos, pos.Enemies(me_), false, pos.pieces[me_], &list);
+      Shogi4Captures(pos, node.sliders, pos.Enemies(me_), false, pos.pieces[me_], &list);
       add(-1);
     } else if (captures && !pairs) {
       // Every seat's captures at once, found through step and ray sets, in the order of
@@ -311,7 +311,7 @@ class Shogi4Searcher {
       for (int s = 0; s < s4::kSeats; ++s)
         if (merged ? s != me_ && pos.Alive(s) : s == t) seats |= 1u << s;
       list.size = 0;
-      Shogi4CapturesFrom(pos, seats, t, check, occupied, &list);
+      Shogi4CapturesFrom(pos, node.sliders, seats, t, check, occupied, &list);
       add(-1);
     } else {
       for_seats([&](int seat) {
