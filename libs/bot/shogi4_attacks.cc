@@ -12,8 +12,13 @@ const Shogi4Rays* BuildShogi4Rays() {
         r->ray[sq][i] |= s4::SquareBit(n);
       r->cross[sq] |= r->ray[sq][i];
     }
-    for (int d = 0; d < 8; ++d)
-      if (t.next[sq][d] != s4::kNoSquare) r->adjacent[sq] |= s4::SquareBit(t.next[sq][d]);
+    for (int d = 0; d < 8; ++d) {
+      if (t.next[sq][d] == s4::kNoSquare) continue;
+      r->adjacent[sq] |= s4::SquareBit(t.next[sq][d]);
+      for (int type = 0; type < s4::kPieceTypes; ++type)
+        for (int f = 0; f < 4; ++f)
+          if ((t.steps[type][f] >> d) & 1) r->step[type][f][sq] |= s4::SquareBit(t.next[sq][d]);
+    }
   }
   return r;
 }

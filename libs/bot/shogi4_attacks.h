@@ -17,6 +17,8 @@ struct Shogi4Rays {
   shogi4::Squares ray[shogi4::kSquares][4];
   shogi4::Squares cross[shogi4::kSquares];     // the four rays together
   shogi4::Squares adjacent[shogi4::kSquares];  // the squares one king step away
+  // The squares a piece of each type and facing steps to from each square.
+  shogi4::Squares step[shogi4::kPieceTypes][4][shogi4::kSquares];
 };
 const Shogi4Rays* BuildShogi4Rays();
 // Inline: every attack test reads it (a call per test cost 2% of the search).

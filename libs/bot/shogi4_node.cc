@@ -300,13 +300,14 @@ void Shogi4CapturesFrom(const s4::Position& pos, s4::Squares sliders, unsigned s
       const int from = s4::PopSquare(own);
       const s4::Cell c = pos.board[from];
       const int type = s4::TypeOf(c);
-      // Steps onto a target: only for a piece with a target beside it (most have none).
+      // Steps onto a target: the step set against the targets, then by direction.
       unsigned step_dirs = 0;  // bit d: the step in direction d takes
-      if (const s4::Squares near = rays.adjacent[from] & theirs; near != 0) {
-        const uint8_t dirs = t.steps[type][s4::FacingOf(c)];
+      const int f = s4::FacingOf(c);
+      if (const s4::Squares hits = rays.step[type][f][from] & theirs; hits != 0) {
+        const uint8_t dirs = t.steps[type][f];
         for (int d = 0; d < 8; ++d) {
           const int to = t.next[from][d];
-          if (((dirs >> d) & 1) && to != s4::kNoSquare && ((near >> to) & 1)) step_dirs |= 1u << d;
+          if (((dirs >> d) & 1) && to != s4::kNoSquare && ((hits >> to) & 1)) step_dirs |= 1u << d;
         }
       }
       int slide_to[4] = {s4::kNoSquare, s4::kNoSquare, s4::kNoSquare, s4::kNoSquare};

@@ -176,10 +176,13 @@ class Shogi4Searcher {
         pressure += 40;
     }
     // Enemies around our king hurt, our own pieces beside it (a wall) help.
+    // (Their pieces near it less their kings, counted over their sets at once.)
     const int k = pos.king[me_];
-    int enemies = 0;
+    const s4::Squares area = kNear.area[1][k];
+    const unsigned rivals = pos.Enemies(me_);
+    int enemies = Popcount(Shogi4PiecesOf(pos, rivals) & area);
     for (int o = 0; o < s4::kSeats; ++o)
-      if (o != me_ && pos.Alive(o)) enemies += Near(pos, k, o, 2);
+      enemies -= int(((rivals >> o) & 1) && ((area >> pos.king[o]) & 1));
     const int safety = 8 * Near(pos, k, me_, 1) - 12 * enemies -
                        drop_threat * std::min(rival_hands, kMaxHandThreat) *
                            Popcount(rays.adjacent[k] & ~occupied);
@@ -208,7 +211,7 @@ class Shogi4Searcher {
 
   bool Tick() {
     ++nodes_;
-    if ((max_nodes_ && nodes_ >= max_nodes_) || ((nodes_ & 7) == 0 && clock_.Expired())) {
+    if ((max_nodes_ && nodes_ >= max_nodes_) || ((nodes_ & 31) == 0 && clock_.Expired())) {
       stop_ = true;
     }
     return stop_;
