@@ -285,7 +285,7 @@ test("turn timer counts down; a refused draw claim; legal-move highlights absent
   // The CPU level pickers show chess levels with their approximate rating from the catalogue
   // ("3 (~1234)"), other games' levels without one.
   const levelText = (id) => (want) => page.waitForFunction(([sel, re]) =>
-    new RegExp(re).test(document.querySelector(`${sel} option[value="3"]`)?.textContent ?? ""), [id, want]);
+    new RegExp(re).test([...(document.querySelector(sel)?.options ?? [])].find((o) => o.value === "3")?.textContent ?? ""), [id, want]);
   const homeLevel = levelText('[data-testid="cpu-level"]');
   await page.selectOption('[data-testid="game-kind"]', "chess");
   await homeLevel("^3 \\(~\\d{3,4}\\)$");
