@@ -19,8 +19,10 @@
 #include <vector>
 
 #include "google/protobuf/util/message_differencer.h"
+#include "libs/bot/levels.h"
 #include "libs/game/codec.h"
 #include "libs/games/games.h"
+#include "libs/games/kinds.h"
 #include "tablero/v1/rules.grpc.pb.h"
 #include "tests/support/grpc_util.h"
 #include "tests/support/process.h"
@@ -215,6 +217,27 @@ TEST_F(RulesTest, ListGamesDescribesEveryGameAndItsOptions) {
   EXPECT_GT(limit->max(), limit->min());
   ASSERT_NE(find(resp.games(1), "format"), nullptr);
   EXPECT_EQ(find(resp.games(1), "format")->default_value(), "singles");
+}
+
+// Every game lists its CPU levels 1-10 with the bot's approximate Elo (libs/bot/levels.h):
+// every chess level has one, four-player shogi and Chinese Checkers none.
+TEST_F(RulesTest, ListGamesGivesEachCpuLevelItsApproximateElo) {
+  v1::ListGamesResponse resp;
+  ASSERT_TRUE(Call(&v1::Rules::Stub::ListGames, v1::ListGamesRequest(), &resp).ok());
+  for (const v1::GameInfo& g : resp.games()) {
+    SCOPED_TRACE(g.name());
+    ASSERT_EQ(g.cpu_levels_size(), 10);
+    for (int i = 0; i < 10; ++i) {
+      const v1::CpuLevel& c = g.cpu_levels(i);
+      EXPECT_EQ(c.level(), i + 1);
+      EXPECT_EQ(c.approx_elo(), bot::ApproxElo(*games::KindFromProto(g.kind()), i + 1));
+      if (g.kind() == kChess) {
+        EXPECT_GT(c.approx_elo(), 0);
+      } else {
+        EXPECT_EQ(c.approx_elo(), 0);
+      }
+    }
+  }
 }
 
 TEST_F(RulesTest, NewGameFillsEveryOptionAndCountsLegalMoves) {

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/flags/marshalling.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -44,6 +45,13 @@ ABSL_FLAG(std::string, a, "10", "player A: a level 1..10");
 ABSL_FLAG(std::string, b, "1", "player B: a level 1..10, or \"random\"");
 ABSL_FLAG(std::string, uci, "", "player B is this UCI engine binary instead (chess only)");
 ABSL_FLAG(int, skill, 20, "UCI engine's Skill Level");
+ABSL_FLAG(std::vector<std::string>, uci_option, {},
+          "further UCI options as NAME=VALUE, comma-separated, set after Skill Level, e.g. "
+          "UCI_LimitStrength=true,UCI_Elo=1500");
+ABSL_FLAG(int, uci_depth, 0,
+          "the UCI engine searches to this depth (go depth) instead of --movetime_ms");
+ABSL_FLAG(uint64_t, uci_nodes, 0,
+          "the UCI engine searches this many nodes (go nodes) instead of --movetime_ms");
 ABSL_FLAG(int, games, 20, "games to play (rounded up to a multiple of the seat count)");
 ABSL_FLAG(int, movetime_ms, 100, "thinking time per move for every player");
 ABSL_FLAG(int, opening_plies, 4, "random plies played before the match players take over");
@@ -101,10 +109,20 @@ std::unique_ptr<Game> Opening(const tablero::game::NewGameParams& params, int pl
   }
 }
 
+// What the UCI engine is told after "go": --uci_depth, else --uci_nodes, else --movetime_ms.
+std::string UciLimit() {
+  if (absl::GetFlag(FLAGS_uci_depth) > 0)
+    return absl::StrCat("depth ", absl::GetFlag(FLAGS_uci_depth));
+  if (absl::GetFlag(FLAGS_uci_nodes) > 0)
+    return absl::StrCat("nodes ", absl::GetFlag(FLAGS_uci_nodes));
+  return absl::StrCat("movetime ", absl::GetFlag(FLAGS_movetime_ms));
+}
+
 // Plays one game; returns A's score in [0, 1].
 double PlayGame(std::unique_ptr<Game> g, int a_seat, const Player& a, const Player& b,
                 std::mt19937_64& rng, Stats* stats, std::string* log) {
   const int ms = absl::GetFlag(FLAGS_movetime_ms);
+  const std::string uci_limit = UciLimit();
   const std::string start_fen = g->kind() == tablero::game::Kind::kChess ? g->PositionText() : "";
   std::vector<std::string> uci_moves;
   if (b.uci) b.uci->NewGame();
@@ -116,7 +134,7 @@ double PlayGame(std::unique_ptr<Game> g, int a_seat, const Player& a, const Play
     tablero::game::Move move;
     const auto t0 = std::chrono::steady_clock::now();
     if (p.uci) {
-      const std::string text = p.uci->Go(start_fen, uci_moves, ms);
+      const std::string text = p.uci->Go(start_fen, uci_moves, uci_limit);
       auto m = g->ParseMove(text);
       if (!m.ok()) {
         fprintf(stderr, "engine move %s refused: %s\n", text.c_str(),
@@ -242,10 +260,13 @@ int main(int argc, char** argv) {
   std::unique_ptr<Uci> uci;
   std::string b_name = absl::GetFlag(FLAGS_b);
   if (!absl::GetFlag(FLAGS_uci).empty()) {
-    uci = std::make_unique<Uci>(absl::GetFlag(FLAGS_uci), absl::GetFlag(FLAGS_skill));
+    uci = std::make_unique<Uci>(absl::GetFlag(FLAGS_uci), absl::GetFlag(FLAGS_skill),
+                                absl::GetFlag(FLAGS_uci_option));
     if (!uci->ok()) return 2;
     b.uci = uci.get();
-    b_name = absl::StrCat("uci(skill ", absl::GetFlag(FLAGS_skill), ")");
+    b_name = absl::StrCat("uci(skill ", absl::GetFlag(FLAGS_skill));
+    for (const std::string& o : absl::GetFlag(FLAGS_uci_option)) absl::StrAppend(&b_name, ", ", o);
+    absl::StrAppend(&b_name, ", go ", UciLimit(), ")");
   } else {
     b = ParsePlayer(b_name);
   }

@@ -15,7 +15,9 @@
 
 class Uci {
  public:
-  explicit Uci(const std::string& path, int skill) {
+  // `options`: further UCI options as NAME=VALUE (e.g. "UCI_LimitStrength=true"), set after
+  // Skill Level, so they may override it.
+  explicit Uci(const std::string& path, int skill, const std::vector<std::string>& options = {}) {
     int to[2], from[2];
     if (pipe(to) != 0 || pipe(from) != 0) return;
     pid_ = fork();
@@ -36,6 +38,14 @@ class Uci {
     Send(absl::StrCat("setoption name Skill Level value ", skill));
     Send("setoption name Threads value 1");
     Send("setoption name Hash value 16");
+    for (const std::string& o : options) {
+      const size_t eq = o.find('=');
+      if (eq == std::string::npos) {
+        Send(absl::StrCat("setoption name ", o));
+      } else {
+        Send(absl::StrCat("setoption name ", o.substr(0, eq), " value ", o.substr(eq + 1)));
+      }
+    }
     Send("isready");
     WaitFor("readyok");
   }
@@ -56,10 +66,12 @@ class Uci {
     Send("isready");
     WaitFor("readyok");
   }
-  // Best move in UCI text for the position after `moves` from `fen`.
-  std::string Go(const std::string& fen, const std::vector<std::string>& moves, int ms) {
+  // Best move in UCI text for the position after `moves` from `fen`; `limit` is what follows
+  // "go", e.g. "movetime 100", "depth 5" or "nodes 20000".
+  std::string Go(const std::string& fen, const std::vector<std::string>& moves,
+                 const std::string& limit) {
     SetPosition(fen, moves);
-    Send(absl::StrCat("go movetime ", ms));
+    Send(absl::StrCat("go ", limit));
     return BestMove(WaitFor("bestmove"));
   }
 

@@ -16,6 +16,7 @@
 //   --phase=hold    opens --streams streams, prints "holding" and holds them until killed
 //                   (watch_scale.sh runs matchmaking_load beside it).
 #include <grpcpp/grpcpp.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -35,6 +36,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/arena.h"
 #include "tablero/v1/matchmaking.grpc.pb.h"
 
 ABSL_FLAG(std::string, target, "127.0.0.1:50052", "the matchmaking replica");
@@ -48,10 +50,13 @@ ABSL_FLAG(int, watchers, 1000, "anonymous streams on the fan-out room");
 ABSL_FLAG(int, moves, 100, "moves played in the fan-out room");
 ABSL_FLAG(int, move_gap_ms, 50,
           "pause between a move reaching every watcher and the next move (fan-out)");
+ABSL_FLAG(bool, per_move, false,
+          "fan-out: print each move's commit to first, median, last watcher");
 ABSL_FLAG(int, calls, 2000, "unary calls sent at once (burst)");
 ABSL_FLAG(int, pid, 0, "the replica's process id (for /proc)");
 ABSL_FLAG(std::string, database_url, "", "the Postgres the replica uses (pg_stat_database)");
 ABSL_FLAG(int, channels, 32, "HTTP/2 connections the streams are spread over");
+ABSL_FLAG(int, client_queues, 2, "completion queues (one thread each) reading the streams");
 ABSL_FLAG(int, setup_threads, 16, "concurrent calls while creating guests and rooms");
 ABSL_FLAG(std::string, rpc, "batches",
           "what the streams call: watch (an event per message) or batches (WatchBatches)");
@@ -97,7 +102,6 @@ void ParallelFor(int n, Fn fn) {
   for (auto& t : threads) t.join();
 }
 
-// One Watch stream on the callback API. Counts events, notes when each seq arrived.
 // The streams' completion queues, one thread each. The generator uses gRPC's async client
 // API on queues of its own, as the replica does for Watch (watch_stream.h): on the callback
 // API every read of every stream would search one shared queue's pending operations
@@ -107,12 +111,14 @@ class Queues {
  public:
   // The completion queue for stream `i`.
   static grpc::CompletionQueue* For(size_t i) {
-    static Queues* q = new Queues(4);  // lives until exit: streams may outlive main's scope
+    static Queues* q = new Queues(
+        absl::GetFlag(FLAGS_client_queues));  // lives until exit: streams may outlive main's scope
     return q->cqs_[i % q->cqs_.size()].get();
   }
 
  private:
   explicit Queues(int n) {
+    n = std::max(1, n);
     for (int i = 0; i < n; ++i) {
       cqs_.push_back(std::make_unique<grpc::CompletionQueue>());
       std::thread([cq = cqs_.back().get()] {
@@ -137,6 +143,12 @@ class Queues {
 // One Watch stream: reads until the stream ends, counting (and with `record`, timing) the
 // room events it receives.
 class Stream {
+  static google::protobuf::ArenaOptions ArenaOptions() {
+    google::protobuf::ArenaOptions o;
+    o.start_block_size = 4096;  // a move's batch in one or two blocks
+    return o;
+  }
+
  public:
   Stream(v1::Matchmaking::Stub* mm, const std::string& room, int64_t after, const Guest* g,
          bool record, grpc::CompletionQueue* cq)
@@ -203,11 +215,17 @@ class Stream {
     Stream* stream;
     void (Stream::*on)(bool);
   };
+  // Each message is parsed onto the stream's arena, emptied before the next read: a move's
+  // event carries the whole board, and allocating and freeing its parts one by one cost
+  // the generator twice the replica's CPU per move (it shares the replica's cores).
   void Read() {
+    arena_.Reset();
     if (reader_ != nullptr) {
-      reader_->Read(&ev_, &read_);
+      ev_ = google::protobuf::Arena::CreateMessage<v1::RoomEvent>(&arena_);
+      reader_->Read(ev_, &read_);
     } else {
-      batch_reader_->Read(&batch_, &read_);
+      batch_ = google::protobuf::Arena::CreateMessage<v1::RoomEventBatch>(&arena_);
+      batch_reader_->Read(batch_, &read_);
     }
   }
   void Finish() {
@@ -230,9 +248,9 @@ class Stream {
       return;
     }
     if (reader_ != nullptr) {
-      Got(ev_);
+      Got(*ev_);
     } else {
-      for (const v1::RoomEvent& e : batch_.events()) Got(e);
+      for (const v1::RoomEvent& e : batch_->events()) Got(e);
     }
     cv_.notify_all();
     Read();
@@ -259,8 +277,9 @@ class Stream {
 
   grpc::ClientContext ctx_;
   v1::WatchRequest req_;
-  v1::RoomEvent ev_;
-  v1::RoomEventBatch batch_;
+  google::protobuf::Arena arena_{ArenaOptions()};
+  v1::RoomEvent* ev_ = nullptr;                                                // on arena_
+  v1::RoomEventBatch* batch_ = nullptr;                                        // on arena_
   std::unique_ptr<grpc::ClientAsyncReader<v1::RoomEvent>> reader_;             // Watch
   std::unique_ptr<grpc::ClientAsyncReader<v1::RoomEventBatch>> batch_reader_;  // or this
   Step started_{this, &Stream::OnStarted}, read_{this, &Stream::OnRead},
@@ -280,6 +299,14 @@ struct ProcSample {
   long threads = 0, rss_kib = 0;
   double cpu_s = 0;
 };
+
+// This process's CPU time (user and system), in seconds.
+double SelfCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * t.tv_usec; };
+  return sec(u.ru_utime) + sec(u.ru_stime);
+}
 
 ProcSample SampleProc(int pid) {
   ProcSample p;
@@ -503,8 +530,12 @@ int RunFanout() {
   }
   const char* white[] = {"g1f3", "f3g1"};
   const char* black[] = {"g8f6", "f6g8"};
-  std::vector<int64_t> seqs;  // each move's last event
+  std::vector<int64_t> seqs;                                    // each move's last event
+  std::vector<std::chrono::system_clock::time_point> answered;  // each MakeMove's answer
   int ply = 0;
+  // CPU used during the moves: this generator's (it shares the machine) and the replica's.
+  const double gen_before = SelfCpuSeconds();
+  const double replica_before = SampleProc(absl::GetFlag(FLAGS_pid)).cpu_s;
   for (int m = 0; m < absl::GetFlag(FLAGS_moves); ++m) {
     const Guest& mover = game.seats(ply % 2).player_id() == w.id ? w : k;
     v1::MakeMoveRequest req;
@@ -521,6 +552,7 @@ int RunFanout() {
     }
     ++ply;
     seqs.push_back(resp.game().seq());
+    answered.push_back(std::chrono::system_clock::now());
     // The next move once this one reached every watcher (or 5 s went by): each move's
     // latency is its own fan-out, not a queue left by the moves before it.
     const auto give_up = Clock::now() + std::chrono::seconds(5);
@@ -539,6 +571,8 @@ int RunFanout() {
       ply = 0;
     }
   }
+  const double gen_ms = 1000 * (SelfCpuSeconds() - gen_before);
+  const double replica_ms = 1000 * (SampleProc(absl::GetFlag(FLAGS_pid)).cpu_s - replica_before);
   // Until every watcher has the last move (or 30 s).
   for (int i = 0; i < 300 && !seqs.empty(); ++i) {
     bool all = true;
@@ -550,26 +584,42 @@ int RunFanout() {
   // last of the watchers; both on this machine's clock.
   std::vector<double> ms;
   int missing = 0;
-  for (int64_t seq : seqs) {
+  for (size_t i = 0; i < seqs.size(); ++i) {
+    const int64_t seq = seqs[i];
     std::chrono::system_clock::time_point committed{}, last{};
+    std::vector<double> each;  // per watcher
     bool all = true;
     for (auto& s : watchers) {
       Stream::Arrival a = s->ArrivalOf(seq);
       if (a.seq == 0) all = false;
       last = std::max(last, a.at);
       committed = a.committed;
+      each.push_back(std::chrono::duration<double, std::milli>(a.at - a.committed).count());
     }
     if (!all) {
       ++missing;
       continue;
     }
     ms.push_back(std::chrono::duration<double, std::milli>(last - committed).count());
+    if (absl::GetFlag(FLAGS_per_move)) {
+      std::printf(
+          "move seq=%ld: MakeMove answered %.1f ms, first watcher %.1f ms, median %.1f ms, "
+          "last %.1f ms\n",
+          static_cast<long>(seq),
+          std::chrono::duration<double, std::milli>(answered[i] - committed).count(),
+          Percentile(each, 0), Percentile(each, 0.5), ms.back());
+    }
   }
   std::printf(
       "fanout (%s): %d watchers, %zu moves: commit to last watcher p50=%.1f ms p99=%.1f ms "
       "max=%.1f ms\n",
       absl::GetFlag(FLAGS_rpc) == "watch" ? "Watch" : "WatchBatches", n, seqs.size(),
       Percentile(ms, 0.5), Percentile(ms, 0.99), Percentile(ms, 1.0));
+  if (!seqs.empty()) {
+    const double moves = static_cast<double>(seqs.size());
+    std::printf("fanout: CPU per move: replica %.1f ms, this generator %.1f ms\n",
+                replica_ms / moves, gen_ms / moves);
+  }
   if (missing > 0) std::printf("fanout: %d moves not seen by every watcher\n", missing);
   std::fflush(stdout);
   for (auto& s : watchers) s->Cancel();

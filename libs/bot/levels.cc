@@ -75,4 +75,11 @@ const LevelSpec& Level(game::Kind kind, int level) {
   }
 }
 
+// Chess levels on Stockfish's UCI_Elo scale: benchmarks/bot/elo.sh, 100 games a level.
+constexpr int kChessElo[kMaxLevel] = {1400, 1500, 1600, 1700, 1800, 1900, 2000, 2100, 2200, 2300};
+
+int ApproxElo(game::Kind kind, int level) {
+  return kind == game::Kind::kChess ? kChessElo[level - 1] : 0;
+}
+
 }  // namespace tablero::bot

@@ -26,6 +26,12 @@ struct LevelSpec {
 // played by the generic search) uses chess's.
 const LevelSpec& Level(game::Kind kind, int level);
 
+// Approximate Elo of a level, for players choosing an opponent; 0 where none is measured.
+// Chess: Stockfish 15.1's UCI_Elo scale (CCRL 40/4), from benchmarks/bot/elo.sh (the table
+// and how it was played are in benchmarks/bot/README.md, "Elo of the chess levels").
+// Four-player shogi and Chinese Checkers have no outside engine to anchor a scale: 0.
+int ApproxElo(game::Kind kind, int level);
+
 // With a seed, level 10 of chess and Chinese Checkers is bounded by nodes rather than by
 // the clock so that the same seed, state and budget give the same move: budget_ms *
 // kSeededNodesPerMs nodes (about what these searches visit per millisecond on a modest

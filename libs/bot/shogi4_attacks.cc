@@ -12,10 +12,25 @@ const Shogi4Rays* BuildShogi4Rays() {
         r->ray[sq][i] |= s4::SquareBit(n);
       r->cross[sq] |= r->ray[sq][i];
     }
-    for (int d = 0; d < 8; ++d)
-      if (t.next[sq][d] != s4::kNoSquare) r->adjacent[sq] |= s4::SquareBit(t.next[sq][d]);
+    for (int d = 0; d < 8; ++d) {
+      if (t.next[sq][d] == s4::kNoSquare) continue;
+      r->adjacent[sq] |= s4::SquareBit(t.next[sq][d]);
+      for (int type = 0; type < s4::kPieceTypes; ++type)
+        for (int f = 0; f < 4; ++f)
+          if ((t.steps[type][f] >> d) & 1) r->step[type][f][sq] |= s4::SquareBit(t.next[sq][d]);
+    }
   }
   return r;
+}
+
+shogi4::Squares Shogi4Sliders(const shogi4::Position& pos) {
+  namespace s4 = shogi4;
+  s4::Squares sliders = 0;
+  for (s4::Squares b = Shogi4Occupied(pos); b != 0;) {
+    const int sq = s4::PopSquare(b);
+    if (s4::Slides(s4::TypeOf(pos.board[sq]))) sliders |= s4::SquareBit(sq);
+  }
+  return sliders;
 }
 
 }  // namespace tablero::bot

@@ -17,6 +17,8 @@ struct Shogi4Rays {
   shogi4::Squares ray[shogi4::kSquares][4];
   shogi4::Squares cross[shogi4::kSquares];     // the four rays together
   shogi4::Squares adjacent[shogi4::kSquares];  // the squares one king step away
+  // The squares a piece of each type and facing steps to from each square.
+  shogi4::Squares step[shogi4::kPieceTypes][4][shogi4::kSquares];
 };
 const Shogi4Rays* BuildShogi4Rays();
 // Inline: every attack test reads it (a call per test cost 2% of the search).
@@ -52,6 +54,22 @@ inline shogi4::Squares Shogi4PiecesOf(const shogi4::Position& pos, unsigned by) 
     if ((by >> o) & 1) b |= pos.pieces[o];
   return b;
 }
+
+// The squares within one king step of a square of `b`, those of `b` included.
+inline shogi4::Squares Shogi4Dilate(shogi4::Squares b) {
+  namespace s4 = shogi4;
+  static constexpr s4::Squares kCol0 = [] {
+    s4::Squares c = 0;
+    for (int r = 0; r < 9; ++r) c |= s4::SquareBit(s4::MakeSquare(r, 0));
+    return c;
+  }();
+  constexpr s4::Squares kCol8 = kCol0 << 8;
+  const s4::Squares row = b | ((b & ~kCol8) << 1) | ((b & ~kCol0) >> 1);
+  return (row | (row << 9) | (row >> 9)) & s4::kAllSquares;
+}
+
+// The squares of the sliding pieces (rooks and dragons) of every owner.
+shogi4::Squares Shogi4Sliders(const shogi4::Position& pos);
 
 // Is `sq` attacked by a piece on `attackers`, with `occupied` the squares that block? The
 // board gives the type and facing of each attacker (`attackers` within `occupied`). With

@@ -20,6 +20,7 @@ namespace {
 
 void Recount(Shogi4Node& node) {
   node.checked = 0;
+  node.sliders = Shogi4Sliders(node.pos);
   for (int s = 0; s < s4::kSeats; ++s) {
     node.material[s] = Shogi4Material(node.pos, s);
     if (node.pos.Alive(s) && Shogi4InCheck(node.pos, s)) node.checked |= 1u << s;
@@ -133,12 +134,15 @@ void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
   }
   const int from = s4::IsDrop(m) ? -1 : s4::MoveFrom(m);
   s4::DoMove(p, m);
+  const bool slider = s4::Slides(s4::TypeOf(p.board[to]));
+  // The piece on `to` replaced any captured one; `from` is empty (a mate recounts).
+  node.sliders &= ~(s4::SquareBit(to) | (from >= 0 ? s4::SquareBit(from) : 0));
+  if (slider) node.sliders |= s4::SquareBit(to);
   // Which seats are in check: only one in check before or whose king the move touches (a
   // step from `to`, a slider on its lines, a line opened at `from`: the only sliders are
   // orthogonal) needs the attack test. The mover's move was legal.
   const Shogi4Rays& rays = Shogi4RayTable();
   const s4::Squares occupied = Shogi4Occupied(p), alive = Shogi4PiecesOf(p, p.alive);
-  const bool slider = s4::Slides(s4::TypeOf(p.board[to]));
   unsigned checked = 0;
   for (int t = 0; t < s4::kSeats; ++t) {
     if (t == seat || !p.Alive(t)) continue;
@@ -226,19 +230,22 @@ void Shogi4BoardMoves(const s4::Position& pos, int s, bool in_check, s4::Squares
   }
 }
 
-void Shogi4Captures(const s4::Position& pos, unsigned seats, bool in_check, s4::Squares targets,
-                    s4::MoveList* out) {
+void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats, bool in_check,
+                    s4::Squares targets, s4::MoveList* out) {
   const s4::Tables& t = s4::Tab();
+  const Shogi4Rays& rays = Shogi4RayTable();
   s4::Squares occupied = 0, movers = 0;
   for (int o = 0; o <= s4::kSeats; ++o) {
     occupied |= pos.pieces[o];
     if ((seats >> o) & 1) movers |= pos.pieces[o];
   }
-  targets &= occupied;
+  // Only a target beside a mover or on a line of a mover's slider can be taken.
+  s4::Squares reach = Shogi4Dilate(movers);
+  for (s4::Squares b = movers & sliders; b != 0;) reach |= rays.cross[s4::PopSquare(b)];
+  targets &= occupied & reach;
   for (int o = 0; o < s4::kSeats; ++o) targets &= ~s4::SquareBit(pos.king[o]);
   s4::Squares pinned[s4::kSeats], enemy[s4::kSeats];
   unsigned have_pinned = 0;
-  const Shogi4Rays& rays = Shogi4RayTable();
   for (s4::Squares b = targets; b != 0;) {
     const int to = s4::PopSquare(b);
     const s4::Squares mine = movers & ~pos.pieces[s4::OwnerOf(pos.board[to])];
@@ -272,8 +279,8 @@ void Shogi4Captures(const s4::Position& pos, unsigned seats, bool in_check, s4::
   }
 }
 
-void Shogi4CapturesFrom(const s4::Position& pos, unsigned seats, int first, bool in_check,
-                        s4::Squares targets, s4::MoveList* out) {
+void Shogi4CapturesFrom(const s4::Position& pos, s4::Squares sliders, unsigned seats, int first,
+                        bool in_check, s4::Squares targets, s4::MoveList* out) {
   const s4::Tables& t = s4::Tab();
   const Shogi4Rays& rays = Shogi4RayTable();
   const s4::Squares occupied = Shogi4Occupied(pos);
@@ -288,17 +295,19 @@ void Shogi4CapturesFrom(const s4::Position& pos, unsigned seats, int first, bool
     const s4::Squares king_lines = rays.cross[pos.king[s]];
     s4::Squares pinned = 0, enemy = 0;
     bool have_pinned = false, have_enemy = false;  // found on first need
-    for (s4::Squares own = pos.pieces[s]; own != 0;) {
+    // Only a piece beside a target or a slider can take (the others add nothing).
+    for (s4::Squares own = pos.pieces[s] & (Shogi4Dilate(theirs) | sliders); own != 0;) {
       const int from = s4::PopSquare(own);
       const s4::Cell c = pos.board[from];
       const int type = s4::TypeOf(c);
-      // Steps onto a target: only for a piece with a target beside it (most have none).
+      // Steps onto a target: the step set against the targets, then by direction.
       unsigned step_dirs = 0;  // bit d: the step in direction d takes
-      if (const s4::Squares near = rays.adjacent[from] & theirs; near != 0) {
-        const uint8_t dirs = t.steps[type][s4::FacingOf(c)];
+      const int f = s4::FacingOf(c);
+      if (const s4::Squares hits = rays.step[type][f][from] & theirs; hits != 0) {
+        const uint8_t dirs = t.steps[type][f];
         for (int d = 0; d < 8; ++d) {
           const int to = t.next[from][d];
-          if (((dirs >> d) & 1) && to != s4::kNoSquare && ((near >> to) & 1)) step_dirs |= 1u << d;
+          if (((dirs >> d) & 1) && to != s4::kNoSquare && ((hits >> to) & 1)) step_dirs |= 1u << d;
         }
       }
       int slide_to[4] = {s4::kNoSquare, s4::kNoSquare, s4::kNoSquare, s4::kNoSquare};

@@ -25,6 +25,7 @@ struct Shogi4Node {
   int material[shogi4::kSeats] = {};  // per seat: its board pieces and hand, valued as above
   bool in_check = false;              // pos.to_move is in check
   unsigned checked = 0;               // bit per seat in check (playing seats)
+  shogi4::Squares sliders = 0;        // Shogi4Sliders(pos)
 };
 
 // Material of `seat` counted from scratch (what Shogi4Node::material holds).
@@ -46,16 +47,17 @@ void Shogi4BoardMoves(const shogi4::Position& pos, int seat, bool in_check, shog
                       bool quiet, shogi4::MoveList* out);
 // The legal captures onto `targets` of every seat in `seats` (bit per seat; `in_check`:
 // whether those seats are in check, the same for all), found from the targets (their
-// attackers): for one seat the moves of Shogi4BoardMoves(pos, seat, in_check, targets,
-// false, out), in another order (by target square, then steps before slides). The seat
-// of a move is the owner of the piece on its from-square.
-void Shogi4Captures(const shogi4::Position& pos, unsigned seats, bool in_check,
-                    shogi4::Squares targets, shogi4::MoveList* out);
-// The same captures found from the movers through step and ray sets: those of
-// Shogi4BoardMoves(pos, seat, in_check, targets, false, out) for each seat of `seats` in
-// turn from `first`, in that order.
-void Shogi4CapturesFrom(const shogi4::Position& pos, unsigned seats, int first, bool in_check,
-                        shogi4::Squares targets, shogi4::MoveList* out);
+// attackers; only targets beside a mover or on the lines of a mover's slider are looked
+// at): for one seat the moves of Shogi4BoardMoves(pos, seat, in_check, targets, false,
+// out), in another order (by target square, then steps before slides). The seat of a move
+// is the owner of the piece on its from-square. `sliders`: Shogi4Sliders(pos).
+void Shogi4Captures(const shogi4::Position& pos, shogi4::Squares sliders, unsigned seats,
+                    bool in_check, shogi4::Squares targets, shogi4::MoveList* out);
+// The same captures found from the movers through step and ray sets (only movers beside
+// a target, and sliders, are looked at): those of Shogi4BoardMoves(pos, seat, in_check,
+// targets, false, out) for each seat of `seats` in turn from `first`, in that order.
+void Shogi4CapturesFrom(const shogi4::Position& pos, shogi4::Squares sliders, unsigned seats,
+                        int first, bool in_check, shogi4::Squares targets, shogi4::MoveList* out);
 // Legal drops of `seat` onto the empty squares of `squares`, in GenerateLegal's order.
 void Shogi4Drops(const shogi4::Position& pos, int seat, bool in_check, shogi4::Squares squares,
                  shogi4::MoveList* out);

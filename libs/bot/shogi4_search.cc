@@ -176,10 +176,13 @@ class Shogi4Searcher {
         pressure += 40;
     }
     // Enemies around our king hurt, our own pieces beside it (a wall) help.
+    // (Their pieces near it less their kings, counted over their sets at once.)
     const int k = pos.king[me_];
-    int enemies = 0;
+    const s4::Squares area = kNear.area[1][k];
+    const unsigned rivals = pos.Enemies(me_);
+    int enemies = Popcount(Shogi4PiecesOf(pos, rivals) & area);
     for (int o = 0; o < s4::kSeats; ++o)
-      if (o != me_ && pos.Alive(o)) enemies += Near(pos, k, o, 2);
+      enemies -= int(((rivals >> o) & 1) && ((area >> pos.king[o]) & 1));
     const int safety = 8 * Near(pos, k, me_, 1) - 12 * enemies -
                        drop_threat * std::min(rival_hands, kMaxHandThreat) *
                            Popcount(rays.adjacent[k] & ~occupied);
@@ -208,7 +211,7 @@ class Shogi4Searcher {
 
   bool Tick() {
     ++nodes_;
-    if ((max_nodes_ && nodes_ >= max_nodes_) || ((nodes_ & 7) == 0 && clock_.Expired())) {
+    if ((max_nodes_ && nodes_ >= max_nodes_) || ((nodes_ & 31) == 0 && clock_.Expired())) {
       stop_ = true;
     }
     return stop_;
@@ -302,7 +305,7 @@ class Shogi4Searcher {
     if (stage == Stage::kQuiescence && merged && !pairs) {
       // Every rival's captures of our pieces at once (no rival is in check).
       list.size = 0;
-      Shogi4Captures(pos, pos.Enemies(me_), false, pos.pieces[me_], &list);
+      Shogi4Captures(pos, node.sliders, pos.Enemies(me_), false, pos.pieces[me_], &list);
       add(-1);
     } else if (captures && !pairs) {
       // Every seat's captures at once, found through step and ray sets, in the order of
@@ -311,7 +314,7 @@ class Shogi4Searcher {
       for (int s = 0; s < s4::kSeats; ++s)
         if (merged ? s != me_ && pos.Alive(s) : s == t) seats |= 1u << s;
       list.size = 0;
-      Shogi4CapturesFrom(pos, seats, t, check, occupied, &list);
+      Shogi4CapturesFrom(pos, node.sliders, seats, t, check, occupied, &list);
       add(-1);
     } else {
       for_seats([&](int seat) {

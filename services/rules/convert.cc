@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "libs/bot/levels.h"
 #include "libs/games/kinds.h"
 
 namespace tablero::rules {
@@ -44,6 +45,11 @@ void ToProto(const game::GameInfo& in, v1::GameInfo* out) {
     }
     o->set_default_value(s.default_value);
     o->set_room_level(s.room_level);
+  }
+  for (int level = bot::kMinLevel; level <= bot::kMaxLevel; ++level) {
+    v1::CpuLevel* c = out->add_cpu_levels();
+    c->set_level(level);
+    c->set_approx_elo(bot::ApproxElo(in.kind, level));
   }
 }
 

@@ -282,9 +282,20 @@ test("turn timer counts down; a refused draw claim; legal-move highlights absent
   const { context, page } = await profile(browser, stack.base);
   const shot = shooter("no-highlights");
   await page.goto("/");
+  // The CPU level pickers show chess levels with their approximate rating from the catalogue
+  // ("3 (~1234)"), other games' levels without one.
+  const levelText = (id) => (want) => page.waitForFunction(([sel, re]) =>
+    new RegExp(re).test([...(document.querySelector(sel)?.options ?? [])].find((o) => o.value === "3")?.textContent ?? ""), [id, want]);
+  const homeLevel = levelText('[data-testid="cpu-level"]');
   await page.selectOption('[data-testid="game-kind"]', "chess");
+  await homeLevel("^3 \\(~\\d{3,4}\\)$");
+  await page.selectOption('[data-testid="game-kind"]', "checkers");
+  await homeLevel("^3$");
+  await page.selectOption('[data-testid="game-kind"]', "chess");
+  await homeLevel("^3 \\(~\\d{3,4}\\)$");
   await page.click('[data-testid="create-room"]');
   await page.waitForSelector('[data-testid="setting-legal"]');
+  await levelText('[data-testid="setting-cpu"]')("^3 \\(~\\d{3,4}\\)$");
   assert.ok(await page.isChecked('[data-testid="setting-legal"]'));
   // Each change is saved (the panel is redrawn with the next settings version).
   const version = () => page.locator('[data-testid="settings"]').getAttribute("data-version").then(Number);

@@ -77,5 +77,16 @@ TEST(Levels, SearchesKeepTheirGamesBounds) {
   }
 }
 
+// Every chess level has its measured approximate Elo (benchmarks/bot/elo.sh); the games
+// without an outside engine to measure against have none.
+TEST(Levels, OnlyChessLevelsHaveAnApproxElo) {
+  for (int level = kMinLevel; level <= kMaxLevel; ++level) {
+    SCOPED_TRACE(level);
+    EXPECT_GT(ApproxElo(game::Kind::kChess, level), 0);
+    EXPECT_EQ(ApproxElo(game::Kind::kShogi4, level), 0);
+    EXPECT_EQ(ApproxElo(game::Kind::kCheckers, level), 0);
+  }
+}
+
 }  // namespace
 }  // namespace tablero::bot

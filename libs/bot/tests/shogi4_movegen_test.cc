@@ -83,5 +83,23 @@ TEST(Shogi4Movegen, CapturesAgreeWithTheEngineOnRandomPlayouts) {
   EXPECT_GT(attack_tests, 2000000);
 }
 
+// The search's one-step spread of a square set against the engine's step table.
+TEST(Shogi4Movegen, DilateAddsTheSquaresOneStepAway) {
+  std::mt19937_64 rng(81);
+  const Tables& t = Tab();
+  for (int i = 0; i < 20000; ++i) {
+    Squares b = ((Squares(rng()) << 64) | rng()) & kAllSquares;
+    if (i % 2) b &= (Squares(rng()) << 64) | rng();  // sparser sets too
+    if (i % 4 == 3) b = SquareBit(int(rng() % kSquares));
+    Squares expected = b;
+    for (int sq = 0; sq < kSquares; ++sq) {
+      if (!((b >> sq) & 1)) continue;
+      for (int d = 0; d < 8; ++d)
+        if (t.next[sq][d] != kNoSquare) expected |= SquareBit(t.next[sq][d]);
+    }
+    ASSERT_TRUE(bot::Shogi4Dilate(b) == expected) << "set " << i;
+  }
+}
+
 }  // namespace
 }  // namespace tablero::shogi4

@@ -19,6 +19,7 @@
 #include <random>
 #include <vector>
 
+#include "libs/bot/shogi4_attacks.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/position.h"
 
@@ -53,7 +54,7 @@ std::vector<s4::Move> FromMovers(const s4::Position& pos, unsigned seats, bool c
                                  s4::Squares targets, int first) {
   static s4::MoveList list;
   list.size = 0;
-  Shogi4CapturesFrom(pos, seats, first, check, targets, &list);
+  Shogi4CapturesFrom(pos, Shogi4Sliders(pos), seats, first, check, targets, &list);
   return std::vector<s4::Move>(list.begin(), list.end());
 }
 
@@ -80,6 +81,11 @@ void ExpectNodeMatches(const Shogi4Node& node, const char* where) {
   for (int s = 0; s < s4::kSeats; ++s) {
     ASSERT_EQ((node.checked >> s) & 1, node.pos.Alive(s) && s4::InCheck(node.pos, s))
         << where << " seat " << s;
+  }
+  for (int sq = 0; sq < s4::kSquares; ++sq) {
+    const s4::Cell c = node.pos.board[sq];
+    ASSERT_EQ(((node.sliders >> sq) & 1) != 0, c != 0 && s4::Slides(s4::TypeOf(c)))
+        << where << " square " << sq;
   }
 }
 
@@ -142,7 +148,8 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
             static s4::MoveList list;
             list.size = 0;
             const s4::Squares targets = RandomSquares(rng);
-            Shogi4Captures(pos, 1u << seat, s4::InCheck(pos, seat), targets, &list);
+            Shogi4Captures(pos, Shogi4Sliders(pos), 1u << seat, s4::InCheck(pos, seat), targets,
+                           &list);
             std::vector<s4::Move> got(list.begin(), list.end());
             std::vector<s4::Move> want = Fast(pos, seat, targets, false, 0);
             std::sort(got.begin(), got.end());
@@ -178,7 +185,7 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
           }
           static s4::MoveList list;
           list.size = 0;
-          Shogi4Captures(pos, seats, false, s4::kAllSquares, &list);
+          Shogi4Captures(pos, Shogi4Sliders(pos), seats, false, s4::kAllSquares, &list);
           std::vector<s4::Move> got(list.begin(), list.end());
           std::sort(got.begin(), got.end());
           std::sort(want.begin(), want.end());

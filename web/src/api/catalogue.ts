@@ -9,3 +9,12 @@ export async function gameInfo(kind: GameKind): Promise<GameInfo | undefined> {
   games.catch(() => (games = null));
   return (await games).find((g) => g.kind === kind);
 }
+
+// The CPU level picker's choices, levels 1-10: "3", or "3 (~1200)" where the catalogue gives
+// the level an approximate rating (chess).
+export function cpuLevelChoices(info: GameInfo | undefined): [string, string][] {
+  return Array.from({ length: 10 }, (_, i) => {
+    const elo = info?.cpuLevels.find((c) => c.level === i + 1)?.approxElo ?? 0;
+    return [String(i + 1), elo > 0 ? `${i + 1} (~${elo})` : String(i + 1)];
+  });
+}

@@ -1,8 +1,10 @@
 // Home: choose a game, play the CPU, create a room, open an invite link, quick match,
 // your games, leaderboards.
+import { cpuLevelChoices, gameInfo } from "../api/catalogue.js";
 import { ensureIdentity, matchmaking, rating, describeError } from "../api/client.js";
 import { saveIdentity } from "../api/identity.js";
 import { Ticket_Status } from "../gen/tablero/v1/matchmaking_pb.js";
+import type { GameInfo } from "../gen/tablero/v1/common_pb.js";
 import { RatingPool } from "../gen/tablero/v1/rating_pb.js";
 import { KINDS, kindByName, kindInfo } from "../game/kinds.js";
 import { h, select, showMessage } from "../ui/dom.js";
@@ -27,6 +29,16 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
     seatsRow.replaceChildren(h("span", {}, "Players"), select("seat-count", opts, prefs.seats, (v) => (prefs.seats = v), k.seats[0] === k.seats[1]));
   };
   drawSeats();
+  // The CPU levels of the chosen game, with their approximate ratings from the catalogue.
+  const levelRow = h("label", { class: "setting" });
+  const drawLevels = (info?: GameInfo) =>
+    levelRow.replaceChildren(h("span", {}, "CPU level"), select("cpu-level", cpuLevelChoices(info), prefs.level, (v) => (prefs.level = v)));
+  const loadLevels = () => {
+    const k = kindByName(prefs.kind);
+    gameInfo(k.kind).then((info) => { if (kindByName(prefs.kind) === k) drawLevels(info); }, () => {});
+  };
+  drawLevels();
+  loadLevels();
 
   const guarded = (f: () => Promise<void>) => async (e: Event) => {
     const b = e.currentTarget as HTMLButtonElement;
@@ -165,10 +177,9 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
     h("section", { class: "card" },
       h("h2", {}, "Play"),
       h("label", { class: "setting" }, h("span", {}, "Game"),
-        select("game-kind", KINDS.map((k) => [k.name, k.label]), prefs.kind, (v) => { prefs.kind = v; drawSeats(); })),
+        select("game-kind", KINDS.map((k) => [k.name, k.label]), prefs.kind, (v) => { prefs.kind = v; drawSeats(); loadLevels(); })),
       seatsRow,
-      h("label", { class: "setting" }, h("span", {}, "CPU level"),
-        select("cpu-level", Array.from({ length: 10 }, (_, i) => [String(i + 1), String(i + 1)] as [string, string]), prefs.level, (v) => (prefs.level = v))),
+      levelRow,
       h("div", { class: "buttons" },
         h("button", { class: "primary", "data-testid": "play-cpu", onclick: playCpu }, "Play the CPU"),
         h("button", { "data-testid": "create-room", onclick: createRoom }, "Create a room"),

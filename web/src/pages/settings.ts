@@ -2,6 +2,7 @@
 // rotation on rematch, ranked, CPU level, seat count (Chinese Checkers) and every other
 // option of the game from Rules.ListGames. Other members see them read-only.
 import { Code, ConnectError } from "@connectrpc/connect";
+import { cpuLevelChoices } from "../api/catalogue.js";
 import { matchmaking, describeError } from "../api/client.js";
 import { GameKind, OptionSpec_Type, type GameInfo } from "../gen/tablero/v1/common_pb.js";
 import type { Room, RoomSettings } from "../gen/tablero/v1/matchmaking_pb.js";
@@ -43,7 +44,7 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
   const maxSeats = info?.maxSeats ?? 2;
   const rows: [string, HTMLElement][] = [
     ["Turn timer", select("setting-turn", [["0", "none"], ["30", "30 s"], ["60", "60 s"]], String(s.turnTimeLimitSeconds), (v) => update({ turnTimeLimitSeconds: Number(v) }), locked)],
-    ["CPU level", select("setting-cpu", Array.from({ length: 10 }, (_, i) => [String(i + 1), String(i + 1)] as [string, string]), String(s.cpuLevel || 3), (v) => update({ cpuLevel: Number(v) }), locked)],
+    ["CPU level", select("setting-cpu", cpuLevelChoices(info), String(s.cpuLevel || 3), (v) => update({ cpuLevel: Number(v) }), locked)],
     ["Show legal moves", checkbox("setting-legal", bool("show_legal_moves"), locked, (on) => update({ options: { show_legal_moves: on ? "on" : "off" } }))],
     ["Rotate first player on rematch", checkbox("setting-rotate", bool("rotate_first_player"), locked, (on) => update({ options: { rotate_first_player: on ? "on" : "off" } }))],
     ["Ranked", checkbox("setting-ranked", s.ranked, locked, (on) => update({ ranked: on }))],
