@@ -88,5 +88,27 @@ TEST(Levels, OnlyChessLevelsHaveAnApproxElo) {
   }
 }
 
+// Chinese Checkers level 6 sits between depth 4 and depth 5 by its node budget: where 10k
+// nodes complete depth 5 it plays that, elsewhere its depth-4 answer (a partly searched
+// iteration does not count). Over the positions of a game both happen.
+TEST(Levels, CheckersLevelSixMixesDepthFourAndFive) {
+  auto g = *games::NewGame({game::Kind::kCheckers, {}, 2, 0});
+  int depth4 = 0, depth5 = 0;
+  for (int ply = 0; ply < 40 && !g->result().over; ++ply) {
+    Request r;
+    r.level = 6;
+    r.budget_ms = 60000;
+    r.seed = 101 + ply;
+    r.use_clock = false;
+    auto c = ChooseMove(*g, r);
+    ASSERT_TRUE(c.ok()) << c.status();
+    depth4 += c->depth == 4;
+    depth5 += c->depth == 5;
+    ASSERT_TRUE(g->Play(c->move).ok());
+  }
+  EXPECT_GT(depth4, 0);
+  EXPECT_GT(depth5, 0);
+}
+
 }  // namespace
 }  // namespace tablero::bot
