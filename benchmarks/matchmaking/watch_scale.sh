@@ -9,9 +9,9 @@
 #   4. matchmaking_load's moves without and with HOLD idle streams held, ROUNDS times each,
 #      alternating (committed moves/s, and the ratio of the two).
 #   benchmarks/matchmaking/watch_scale.sh [build dir]
-# Environment: STREAMS (20000), ROOMS (1000), IDLE_SECONDS (30, after SETTLE_SECONDS 20),
-# WATCHERS (1000), MOVES (100), CALLS (3000), HOLD (10000), ROUNDS (2), SECONDS_EACH (10),
-# GAMES (24).
+# Environment: STEPS (the steps to run, default "idle fanout burst moves"), STREAMS (20000),
+# ROOMS (1000), IDLE_SECONDS (30, after SETTLE_SECONDS 20), WATCHERS (1000), MOVES (100),
+# CALLS (3000), HOLD (10000), ROUNDS (2), SECONDS_EACH (10), GAMES (24).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${1:-build}
@@ -27,6 +27,7 @@ HOLD=${HOLD:-10000}
 ROUNDS=${ROUNDS:-2}
 SECS=${SECONDS_EACH:-10}
 GAMES=${GAMES:-24}
+STEPS=" ${STEPS:-idle fanout burst moves} "
 for b in rules bot matchmaking matchmaking_load watch_scale healthcheck; do
   [ -x "$BIN/$b" ] || { echo "watch_scale.sh: $BIN/$b not found (ninja -C $BUILD $b)" >&2; exit 1; }
 done
@@ -71,10 +72,15 @@ for addr in $MM $RULES $BOT; do
   "$BIN/healthcheck" --addr="$addr" >/dev/null || { echo "$addr did not become SERVING" >&2; exit 1; }
 done
 # Waits until Postgres is quiet: under QUIET_TPS transactions/s over 2 s, twice running
-# (at most 120 s). What a step leaves behind (presence rows of closed streams, autovacuum
-# after set-up) must not fall into the next step's window.
+# (at most 120 s), then checkpoints. What a step leaves behind (presence rows of closed
+# streams, autovacuum after set-up, a checkpoint of the set-up's writes) must not fall into
+# the next step's window.
 QUIET_TPS=${QUIET_TPS:-100}
 quiet() {
+  wait_quiet
+  psql "$DB" -qc "CHECKPOINT" >/dev/null
+}
+wait_quiet() {
   local q="SELECT sum(xact_commit + xact_rollback) FROM pg_stat_database"
   local calm=0 a b
   for _ in $(seq 1 60); do
@@ -90,16 +96,25 @@ quiet() {
 }
 WS=("$BIN/watch_scale" --target="$MM" --pid="$MM_PID" --database_url="$DB")
 
-echo "== idle: $STREAMS streams over $ROOMS rooms, ${IDLE_SECONDS}s windows"
-"${WS[@]}" --phase=idle --streams="$STREAMS" --rooms="$ROOMS" --idle_seconds="$IDLE_SECONDS" --settle_seconds="$SETTLE_SECONDS"
-quiet
-echo "== fanout: $WATCHERS watchers, $MOVES moves, on WatchBatches and on Watch"
-"${WS[@]}" --phase=fanout --watchers="$WATCHERS" --moves="$MOVES" --rpc=batches
-quiet
-"${WS[@]}" --phase=fanout --watchers="$WATCHERS" --moves="$MOVES" --rpc=watch
-quiet
-echo "== burst: $CALLS unary calls at once"
-"${WS[@]}" --phase=burst --calls="$CALLS"
+step() { [[ "$STEPS" == *" $1 "* ]]; }
+
+if step idle; then
+  echo "== idle: $STREAMS streams over $ROOMS rooms, ${IDLE_SECONDS}s windows"
+  "${WS[@]}" --phase=idle --streams="$STREAMS" --rooms="$ROOMS" --idle_seconds="$IDLE_SECONDS" --settle_seconds="$SETTLE_SECONDS"
+fi
+if step fanout; then
+  quiet
+  echo "== fanout: $WATCHERS watchers, $MOVES moves, on WatchBatches and on Watch"
+  "${WS[@]}" --phase=fanout --watchers="$WATCHERS" --moves="$MOVES" --rpc=batches
+  quiet
+  "${WS[@]}" --phase=fanout --watchers="$WATCHERS" --moves="$MOVES" --rpc=watch
+fi
+if step burst; then
+  quiet
+  echo "== burst: $CALLS unary calls at once"
+  "${WS[@]}" --phase=burst --calls="$CALLS"
+fi
+step moves || exit 0
 
 echo "== moves without and with $HOLD idle streams, $ROUNDS rounds of ${SECS}s each"
 : >"$PGTMP/rounds"
