@@ -118,26 +118,57 @@ step moves || exit 0
 
 echo "== moves without and with $HOLD idle streams, $ROUNDS rounds of ${SECS}s each"
 : >"$PGTMP/rounds"
-# Prints the load's summary on stderr and its committed moves/s on stdout.
+# The replica's CPU time so far (user + system), in clock ticks.
+replica_ticks() { awk '{print $14 + $15}' "/proc/$MM_PID/stat"; }
+# Prints the load's summary and the replica's CPU per committed move (which, unlike the
+# rate, does not depend on what else the machine runs) on stderr, and its committed
+# moves/s on stdout.
 load() {
+  local t0 t1 rate secs
+  t0=$(replica_ticks)
   "$BIN/matchmaking_load" --targets="$MM" --games="$GAMES" --seconds="$SECS" >"$PGTMP/load.log"
+  t1=$(replica_ticks)
   grep -E "^(committed_moves_per_s|MakeMove)" "$PGTMP/load.log" >&2 || true
-  sed -n 's/^committed_moves_per_s=//p' "$PGTMP/load.log"
+  rate=$(sed -n 's/^committed_moves_per_s=//p' "$PGTMP/load.log")
+  secs=$(sed -n 's/.* seconds=\([0-9.]*\).*/\1/p' "$PGTMP/load.log")
+  python3 -c "import sys; t, n = float(sys.argv[1]) / $(getconf CLK_TCK), float(sys.argv[2]) * float(sys.argv[3])
+print(f'replica CPU over the load (its set-up included) per committed move: {1000 * t / n:.2f} ms' if n else 'no moves', file=sys.stderr)" \
+    "$((t1 - t0))" "${rate:-0}" "${secs:-$SECS}"
+  echo "$rate"
 }
-for round in $(seq 1 "$ROUNDS"); do
-  quiet
-  echo "-- round $round: no streams held"
-  without=$(load)
+# Holds HOLD idle streams (in the background) and waits until they are open and settled.
+hold_open() {
   "${WS[@]}" --phase=hold --streams="$HOLD" --rooms=$((HOLD / 20)) >"$PGTMP/hold.log" 2>&1 &
   HOLD_PID=$!
   for _ in $(seq 1 1200); do grep -q "^holding" "$PGTMP/hold.log" && break; sleep 0.5; done
   echo "-- round $round: $(grep '^holding' "$PGTMP/hold.log")"
   grep -E "^(refused|reopened)" "$PGTMP/hold.log" | head -3 >&2 || true
   sleep "$SETTLE_SECONDS"  # the held streams' presence rows are written before the load
-  quiet
-  with=$(load)
+}
+hold_close() {
   kill "$HOLD_PID" 2>/dev/null || true
   wait "$HOLD_PID" 2>/dev/null || true
+}
+# Odd rounds measure without streams first, even rounds with them first, so a drift over
+# the run (the tables growing, the machine's speed) does not favour either side.
+for round in $(seq 1 "$ROUNDS"); do
+  if [ $((round % 2)) = 1 ]; then
+    quiet
+    echo "-- round $round: no streams held"
+    without=$(load)
+    hold_open
+    quiet
+    with=$(load)
+    hold_close
+  else
+    hold_open
+    quiet
+    with=$(load)
+    hold_close
+    quiet
+    echo "-- round $round: no streams held"
+    without=$(load)
+  fi
   echo "$without $with" >>"$PGTMP/rounds"
 done
 python3 - "$PGTMP/rounds" "$HOLD" <<'PY'
