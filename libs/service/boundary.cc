@@ -6,6 +6,7 @@
 #include <iterator>
 #include <map>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "libs/service/client_address.h"
 #include "libs/service/log.h"
@@ -148,6 +149,11 @@ const std::string& MethodTable::InputType(const std::string& path) const {
 
 grpc::experimental::Interceptor* BoundaryInterceptorFactory::CreateServerInterceptor(
     grpc::experimental::ServerRpcInfo* info) {
+  // The call's handler runs only after its interceptors exist: waiting here holds it.
+  if (!health_gate_->HasBeenNotified() &&
+      absl::StartsWith(info->method(), "/grpc.health.v1.Health/")) {
+    health_gate_->WaitForNotification();
+  }
   return new BoundaryInterceptor(methods_, metrics_, info);
 }
 

@@ -13,7 +13,11 @@
 //   PublicMessage with the request id (and its details dropped), and the original goes
 //   to the log; a client error passes as the handler answered, details (ErrorInfo) too;
 // - one logfmt line per failed call: method, code, request id, duration, client address
-//   (client_address.h; server errors at warn/error, client errors at debug).
+//   (client_address.h; server errors at warn/error, client errors at debug);
+// - health checks held until the server has set its readiness: gRPC's default health
+//   service answers SERVING for the whole server ("") from the moment the port is bound,
+//   before Server::Start can set NOT_SERVING, so a probe in that gap would send traffic to
+//   a replica whose database is not migrated yet.
 #ifndef TABLERO_LIBS_SERVICE_BOUNDARY_H_
 #define TABLERO_LIBS_SERVICE_BOUNDARY_H_
 
@@ -23,6 +27,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/notification.h"
 #include "libs/service/metrics.h"
 
 namespace tablero::service {
@@ -44,17 +49,21 @@ class MethodTable {
 
 inline constexpr char kOtherMethod[] = "/other/other";
 
-// Creates one boundary interceptor per call. `methods` and `metrics` outlive the server.
+// Creates one boundary interceptor per call. `methods`, `metrics` and `health_gate`
+// outlive the server. A call to grpc.health.v1.Health waits, before its handler runs,
+// until `health_gate` is notified (once the server has set its first readiness).
 class BoundaryInterceptorFactory : public grpc::experimental::ServerInterceptorFactoryInterface {
  public:
-  BoundaryInterceptorFactory(const MethodTable* methods, RpcMetrics* metrics)
-      : methods_(methods), metrics_(metrics) {}
+  BoundaryInterceptorFactory(const MethodTable* methods, RpcMetrics* metrics,
+                             const absl::Notification* health_gate)
+      : methods_(methods), metrics_(metrics), health_gate_(health_gate) {}
   grpc::experimental::Interceptor* CreateServerInterceptor(
       grpc::experimental::ServerRpcInfo* info) override;
 
  private:
   const MethodTable* methods_;
   RpcMetrics* metrics_;
+  const absl::Notification* health_gate_;
 };
 
 }  // namespace tablero::service

@@ -139,13 +139,15 @@ absl::Status Server::Start() {
   std::vector<std::string> names = {"tablero.v1.Ops"};
   for (const auto& entry : services_) names.push_back(entry.second);
   methods_ = MethodTable::ForServices(names);
-  icpt.push_back(std::make_unique<BoundaryInterceptorFactory>(&methods_, metrics_.get()));
+  icpt.push_back(
+      std::make_unique<BoundaryInterceptorFactory>(&methods_, metrics_.get(), &health_gate_));
   builder.experimental().SetInterceptorCreators(std::move(icpt));
   builder.RegisterService(&ops_);
   for (auto& [svc, full_name] : services_) builder.RegisterService(svc);
   for (int i = 0; i < queue_count_; ++i) queues_.push_back(builder.AddCompletionQueue());
   server_ = builder.BuildAndStart();
   if (server_ == nullptr || port_ == 0) {
+    health_gate_.Notify();
     LogError("cannot listen", {{"addr", options_.listen}});
     return absl::UnavailableError(absl::StrCat("cannot listen on ", options_.listen));
   }
@@ -162,6 +164,7 @@ absl::Status Server::Start() {
   if (auto* health = server_->GetHealthCheckService()) {
     health->SetServingStatus(std::string(kLivenessService), true);
   }
+  health_gate_.Notify();  // health checks held since the port was bound now answer
   LogInfo("listening", {{"addr", options_.listen},
                         {"port", absl::StrCat(port_)},
                         {"metrics", options_.metrics_listen}});

@@ -28,6 +28,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "libs/service/boundary.h"
 #include "libs/service/metrics.h"
@@ -114,7 +115,10 @@ class Server {
   ServerOptions options_;
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<RpcMetrics> metrics_;
-  MethodTable methods_;
+  MethodTable methods_;  // with metrics_ and health_gate_, outlives server_ (the interceptors')
+  // Notified once Start has set the first readiness: health checks wait for it
+  // (boundary.h), so that none sees gRPC's initial SERVING.
+  absl::Notification health_gate_;
   OpsService ops_;
   std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
   std::unique_ptr<prometheus::Exposer> exposer_;
