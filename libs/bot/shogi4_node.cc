@@ -1,5 +1,7 @@
 #include "libs/bot/shogi4_node.h"
 
+#include <cstring>
+
 #include "libs/bot/shogi4_attacks.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/tables.h"
@@ -113,7 +115,10 @@ Shogi4Node Shogi4NodeOf(const s4::Position& pos) {
   return node;
 }
 
-void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
+namespace {
+
+// Shogi4Make, recording in `u` (if not null) the square sets before a mate.
+[[gnu::always_inline]] inline void Make(Shogi4Node& node, int seat, s4::Move m, Shogi4Undo* u) {
   s4::Position& p = node.pos;
   p.to_move = static_cast<int8_t>(seat);
   const int to = s4::MoveTo(m);
@@ -171,9 +176,16 @@ void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
   s4::Resolve(
       p,
       [&](const s4::Position& q, int s) {
-        if (asked) return s4::HasLegalMove(q, s);
-        asked = true;
-        return !check || KingCanStep(q, s) || s4::HasLegalMove(q, s, true, true);
+        bool has;
+        if (asked) {
+          has = s4::HasLegalMove(q, s);
+        } else {
+          asked = true;
+          has = !check || KingCanStep(q, s) || s4::HasLegalMove(q, s, true, true);
+        }
+        if (!has && u != nullptr && q.n_elim == mates)
+          std::memcpy(u->mated_pieces, q.pieces, sizeof q.pieces);
+        return has;
       },
       [](int, int, int) {}, first);
   if (p.n_elim != mates) {
@@ -181,6 +193,60 @@ void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
   } else {
     node.in_check = check;
   }
+}
+
+}  // namespace
+
+void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) { Make(node, seat, m, nullptr); }
+
+void Shogi4Make(Shogi4Node& node, int seat, s4::Move m, Shogi4Undo* u) {
+  const s4::Position& p = node.pos;
+  u->sliders = node.sliders;
+  std::memcpy(u->material, node.material, sizeof u->material);
+  u->checked = node.checked;
+  u->in_check = node.in_check;
+  u->to = static_cast<uint8_t>(s4::MoveTo(m));
+  u->from = static_cast<uint8_t>(s4::MoveFrom(m));
+  u->to_cell = p.board[u->to];
+  u->from_cell = s4::IsDrop(m) ? 0 : p.board[u->from];
+  std::memcpy(u->tail, reinterpret_cast<const char*>(&p) + Shogi4Undo::kTailStart,
+              Shogi4Undo::kTailBytes);
+  Make(node, seat, m, u);
+}
+
+void Shogi4Unmake(Shogi4Node& node, const Shogi4Undo& u) {
+  s4::Position& p = node.pos;
+  // A mate made by the move (Eliminate passed the mated seat's pieces on, type and facing
+  // kept, and emptied its hand): the square sets as they were after the move, and the
+  // mated seats' pieces their own again.
+  const int n_elim_was = u.tail[offsetof(s4::Position, n_elim) - Shogi4Undo::kTailStart];
+  if (p.n_elim != n_elim_was) {
+    for (int i = n_elim_was; i < p.n_elim; ++i) {
+      const int s = p.elim[i];
+      for (s4::Squares b = u.mated_pieces[s]; b != 0;) {
+        const int sq = s4::PopSquare(b);
+        const s4::Cell c = p.board[sq];
+        p.board[sq] = s4::MakeCell(s4::TypeOf(c), s, s4::FacingOf(c));
+      }
+    }
+    std::memcpy(p.pieces, u.mated_pieces, sizeof p.pieces);
+  }
+  // The move itself (DoMove's changes, by the seat that made it).
+  const int s = p.last_mover;
+  const s4::Squares to_bit = s4::SquareBit(u.to);
+  if (u.from == s4::kNoSquare) {
+    p.pieces[s] &= ~to_bit;
+  } else {
+    p.pieces[s] ^= s4::SquareBit(u.from) | to_bit;
+    if (u.to_cell != 0) p.pieces[s4::OwnerOf(u.to_cell)] |= to_bit;
+    p.board[u.from] = u.from_cell;
+  }
+  p.board[u.to] = u.to_cell;
+  std::memcpy(reinterpret_cast<char*>(&p) + Shogi4Undo::kTailStart, u.tail, Shogi4Undo::kTailBytes);
+  node.sliders = u.sliders;
+  std::memcpy(node.material, u.material, sizeof u.material);
+  node.checked = u.checked;
+  node.in_check = u.in_check;
 }
 
 void Shogi4MateStuck(Shogi4Node& node) {

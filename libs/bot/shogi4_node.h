@@ -10,6 +10,8 @@
 #ifndef TABLERO_LIBS_BOT_SHOGI4_NODE_H_
 #define TABLERO_LIBS_BOT_SHOGI4_NODE_H_
 
+#include <cstddef>
+
 #include "libs/shogi4/position.h"
 #include "libs/shogi4/types.h"
 
@@ -28,6 +30,25 @@ struct Shogi4Node {
   shogi4::Squares sliders = 0;        // Shogi4Sliders(pos)
 };
 
+// What Shogi4Make changes, so that the search takes a move back (make/unmake) instead of
+// copying the whole node per child: the move's two squares, the position's hands, seats
+// and counters (one block, `hand` to `ply`), the node's own sums; the square sets are put
+// back by the move itself, or after a mate from their copy taken before the first seat was
+// mated (the mated seats' pieces are given back from it).
+struct Shogi4Undo {
+  static constexpr size_t kTailStart = offsetof(shogi4::Position, hand);
+  static constexpr size_t kTailBytes =
+      offsetof(shogi4::Position, ply) + sizeof(uint32_t) - kTailStart;
+  shogi4::Squares sliders;
+  int material[shogi4::kSeats];
+  unsigned checked;
+  bool in_check;
+  uint8_t from, to;  // from: kNoSquare for a drop
+  shogi4::Cell from_cell, to_cell;
+  alignas(8) uint8_t tail[kTailBytes];
+  shogi4::Squares mated_pieces[shogi4::kSeats + 1];  // the sets before a mate (if any)
+};
+
 // Material of `seat` counted from scratch (what Shogi4Node::material holds).
 int Shogi4Material(const shogi4::Position& pos, int seat);
 Shogi4Node Shogi4NodeOf(const shogi4::Position& pos);
@@ -37,6 +58,10 @@ Shogi4Node Shogi4NodeOf(const shogi4::Position& pos);
 // move (a seat not in check with no legal move is mated only when its node finds no move:
 // Shogi4MateStuck). Check priority, mates, piece transfer and endings are the engine's.
 void Shogi4Make(Shogi4Node& node, int seat, shogi4::Move m);
+// Shogi4Make that records in `undo` what Shogi4Unmake needs to restore `node` as it was
+// (any change the caller then makes to pos.to_move included).
+void Shogi4Make(Shogi4Node& node, int seat, shogi4::Move m, Shogi4Undo* undo);
+void Shogi4Unmake(Shogi4Node& node, const Shogi4Undo& undo);
 // The seat to move has no legal move: mates it and goes on as the engine's Resolve does.
 void Shogi4MateStuck(Shogi4Node& node);
 

@@ -92,11 +92,15 @@ class Shogi4Searcher {
     std::vector<std::pair<int, s4::Move>> ranked;
     for (size_t i = 0; i < moves.size(); ++i) ranked.push_back({0, moves[i].m});
     *depth = 0;
+    node_ = root;
     for (int d = 1; d <= max_depth_; ++d) {
       std::vector<std::pair<int, s4::Move>> next;
       int alpha = -kInf;
       for (const auto& [unused, m] : ranked) {
-        const int s = Search(Child(root, {0, me_, m}), d - 1, alpha, kInf, 1) + Noise(m);
+        Shogi4Undo undo;
+        Play({0, me_, m}, &undo);
+        const int s = Search(d - 1, alpha, kInf, 1) + Noise(m);
+        Shogi4Unmake(node_, undo);
         if (stop_) break;
         next.push_back({s, m});
         alpha = std::max(alpha, s);
@@ -359,17 +363,25 @@ class Shogi4Searcher {
     return key;
   }
 
-  Shogi4Node Child(const Shogi4Node& node, const Cand& c) const {
-    Shogi4Node child = node;
-    Shogi4Make(child, c.seat, c.m);
-    // Best-reply: after a rival's move we play next unless a seat in check must answer
-    // (then no seat is in check: check priority would have picked it, us included).
+  // Best-reply: after a rival's move we play next unless a seat in check must answer
+  // (then no seat is in check: check priority would have picked it, us included).
+  void AfterMove(Shogi4Node& child, const Cand& c) const {
     s4::Position& p = child.pos;
     if (brs_ && c.seat != me_ && p.over == s4::EndReason::kNone && p.Alive(me_) &&
         p.to_move != me_ && !child.in_check) {
       p.to_move = static_cast<int8_t>(me_);
     }
+  }
+  Shogi4Node Child(const Shogi4Node& node, const Cand& c) const {
+    Shogi4Node child = node;
+    Shogi4Make(child, c.seat, c.m);
+    AfterMove(child, c);
     return child;
+  }
+  // Plays `c` on the searched node (Shogi4Unmake(node_, *undo) takes it back).
+  void Play(const Cand& c, Shogi4Undo* undo) {
+    Shogi4Make(node_, c.seat, c.m, undo);
+    AfterMove(node_, c);
   }
 
   // Takes a child's score `s` into the node's best and window; true on a cutoff.
@@ -384,11 +396,13 @@ class Shogi4Searcher {
     return *alpha >= *beta;
   }
 
-  int Search(const Shogi4Node& node, int depth, int alpha, int beta, int ply) {
+  // The searched node is node_ (moves made on it and taken back).
+  int Search(int depth, int alpha, int beta, int ply) {
     if (Tick()) return 0;
+    const Shogi4Node& node = node_;
     const s4::Position& pos = node.pos;
     if (pos.over != s4::EndReason::kNone || !pos.Alive(me_)) return Eval(node);
-    if (depth <= 0 || ply >= kMaxPly - 1) return Quiesce(node, alpha, beta, ply, 0);
+    if (depth <= 0 || ply >= kMaxPly - 1) return Quiesce(alpha, beta, ply, 0);
     const bool maxing = pos.to_move == me_;
     const int beam = maxing ? 40 : 24;  // quiet moves searched
     Moves& moves = moves_[ply];
@@ -406,13 +420,18 @@ class Shogi4Searcher {
           if (maxing) return -kWin;
           if (Merged(node)) return Eval(node);
           // A seat not in check without a move (Shogi4Make did not ask): the engine mates it.
-          Shogi4Node next = node;
-          Shogi4MateStuck(next);
-          return Search(next, depth, alpha, beta, ply);
+          const Shogi4Node before = node_;
+          Shogi4MateStuck(node_);
+          const int s = Search(depth, alpha, beta, ply);
+          node_ = before;
+          return s;
         }
       }
       for (size_t i = 0; i < moves.size() && (stage == 0 || int(i) < beam); ++i) {
-        const int s = Search(Child(node, moves[i]), depth - 1, alpha, beta, ply + 1);
+        Shogi4Undo undo;
+        Play(moves[i], &undo);
+        const int s = Search(depth - 1, alpha, beta, ply + 1);
+        Shogi4Unmake(node_, undo);
         if (stop_) return 0;
         if (Better(maxing, s, &best, &alpha, &beta)) return best;
       }
@@ -420,7 +439,8 @@ class Shogi4Searcher {
     return best;
   }
 
-  int Quiesce(const Shogi4Node& node, int alpha, int beta, int ply, int qdepth) {
+  int Quiesce(int alpha, int beta, int ply, int qdepth) {
+    const Shogi4Node& node = node_;
     const s4::Position& pos = node.pos;
     const int stand = Eval(node);
     if (pos.over != s4::EndReason::kNone || !pos.Alive(me_) || qdepth >= 3 || ply >= kMaxPly - 1)
@@ -440,7 +460,10 @@ class Shogi4Searcher {
     for (size_t i = 0; i < caps.size(); ++i) {
       const Cand& c = caps[i];
       if (Tick()) return 0;
-      const int s = Quiesce(Child(node, c), alpha, beta, ply + 1, qdepth + 1);
+      Shogi4Undo undo;
+      Play(c, &undo);
+      const int s = Quiesce(alpha, beta, ply + 1, qdepth + 1);
+      Shogi4Unmake(node_, undo);
       if (stop_) return 0;
       if (Better(maxing, s, &best, &alpha, &beta)) break;
     }
@@ -455,6 +478,7 @@ class Shogi4Searcher {
   SearchClock clock_;
   uint64_t nodes_ = 0;
   bool stop_ = false;
+  Shogi4Node node_;  // the node searched: the root with the current line's moves made
   std::unique_ptr<s4::MoveList> lists_[kMaxPly];
   Moves moves_[kMaxPly];  // each ply's moves (kept: no allocation per node)
 };
