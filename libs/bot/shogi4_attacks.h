@@ -42,6 +42,22 @@ inline int Shogi4Nearest(shogi4::Squares on_ray, int i) {
   return i == 0 || i == 3 ? HighestSquare(on_ray) : LowestSquare(on_ray);
 }
 
+// The squares within one and two king steps of each square (itself included), and the
+// king steps between two squares.
+struct Shogi4Near {
+  shogi4::Squares area[2][shogi4::kSquares];  // [r - 1]: within r steps
+  uint8_t distance[shogi4::kSquares][shogi4::kSquares];
+};
+const Shogi4Near* BuildShogi4Near();
+inline const Shogi4Near& Shogi4NearTable() {
+  static const Shogi4Near* const table = BuildShogi4Near();
+  return *table;
+}
+
+inline int Shogi4Popcount(shogi4::Squares b) {
+  return __builtin_popcountll(uint64_t(b)) + __builtin_popcountll(uint64_t(b >> 64));
+}
+
 // The squares of all pieces (ownerless ones included), and those of the seats in `by`.
 inline shogi4::Squares Shogi4Occupied(const shogi4::Position& pos) {
   shogi4::Squares b = 0;

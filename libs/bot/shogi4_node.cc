@@ -18,11 +18,67 @@ int Shogi4Material(const s4::Position& pos, int seat) {
   return m;
 }
 
+Shogi4Sums Shogi4SumsOf(const s4::Position& pos) {
+  const Shogi4Near& nt = Shogi4NearTable();
+  const Shogi4Rays& rays = Shogi4RayTable();
+  const s4::Squares occupied = Shogi4Occupied(pos);
+  Shogi4Sums e = {};
+  for (int b = 0; b < s4::kSeats; ++b) {
+    for (int r = 0; r < 2; ++r) {
+      for (int a = 0; a < s4::kSeats; ++a) {
+        const s4::Squares near = pos.pieces[a] & nt.area[r][pos.king[b]];
+        e.near[r][a][b] =
+            static_cast<int8_t>(Shogi4Popcount(near) - int((near >> pos.king[a]) & 1));
+      }
+    }
+    e.open[b] = static_cast<int8_t>(Shogi4Popcount(rays.adjacent[pos.king[b]] & ~occupied));
+  }
+  for (int i = 0; i < pos.n_elim; ++i) {
+    const int by = pos.mated_by[pos.elim[i]];
+    if (by >= 0 && by < s4::kSeats) ++e.mates[by];
+  }
+  return e;
+}
+
 namespace {
+
+// The sums after `seat` moved a piece from `from` (-1: a drop) to `to`, taking `captured`
+// (0: none); `king`: the piece is its king. Before any mate (a mate counts again).
+void UpdateSums(Shogi4Node& node, int seat, int from, int to, s4::Cell captured, bool king) {
+  const Shogi4Near& nt = Shogi4NearTable();
+  const s4::Position& p = node.pos;
+  Shogi4Sums& e = node.sums;
+  const int victim = captured != 0 ? s4::OwnerOf(captured) : s4::kOwnerless;
+  for (int b = 0; b < s4::kSeats; ++b) {
+    const int kb = p.king[b];
+    const int dt = nt.distance[to][kb], df = from >= 0 ? nt.distance[from][kb] : 8;
+    if (!king) {  // (a king is not counted)
+      e.near[0][seat][b] = static_cast<int8_t>(e.near[0][seat][b] + (dt <= 1) - (df <= 1));
+      e.near[1][seat][b] = static_cast<int8_t>(e.near[1][seat][b] + (dt <= 2) - (df <= 2));
+    }
+    if (victim < s4::kSeats) {
+      e.near[0][victim][b] = static_cast<int8_t>(e.near[0][victim][b] - (dt <= 1));
+      e.near[1][victim][b] = static_cast<int8_t>(e.near[1][victim][b] - (dt <= 2));
+    }
+    e.open[b] = static_cast<int8_t>(e.open[b] + (df == 1) - (dt == 1 && captured == 0));
+  }
+  if (king) {  // everything around the king's new square
+    const s4::Squares occupied = Shogi4Occupied(p);
+    for (int r = 0; r < 2; ++r) {
+      for (int a = 0; a < s4::kSeats; ++a) {
+        const s4::Squares near = p.pieces[a] & nt.area[r][to];
+        e.near[r][a][seat] =
+            static_cast<int8_t>(Shogi4Popcount(near) - int((near >> p.king[a]) & 1));
+      }
+    }
+    e.open[seat] = static_cast<int8_t>(Shogi4Popcount(Shogi4RayTable().adjacent[to] & ~occupied));
+  }
+}
 
 void Recount(Shogi4Node& node) {
   node.checked = 0;
   node.sliders = Shogi4Sliders(node.pos);
+  node.sums = Shogi4SumsOf(node.pos);
   for (int s = 0; s < s4::kSeats; ++s) {
     node.material[s] = Shogi4Material(node.pos, s);
     if (node.pos.Alive(s) && Shogi4InCheck(node.pos, s)) node.checked |= 1u << s;
@@ -138,7 +194,10 @@ namespace {
     }
   }
   const int from = s4::IsDrop(m) ? -1 : s4::MoveFrom(m);
+  const s4::Cell captured = from >= 0 ? p.board[to] : 0;
+  const bool king = from >= 0 && s4::TypeOf(p.board[from]) == s4::kKing;
   s4::DoMove(p, m);
+  UpdateSums(node, seat, from, to, captured, king);
   const bool slider = s4::Slides(s4::TypeOf(p.board[to]));
   // The piece on `to` replaced any captured one; `from` is empty (a mate recounts).
   node.sliders &= ~(s4::SquareBit(to) | (from >= 0 ? s4::SquareBit(from) : 0));
@@ -205,6 +264,7 @@ void Shogi4Make(Shogi4Node& node, int seat, s4::Move m, Shogi4Undo* u) {
   std::memcpy(u->material, node.material, sizeof u->material);
   u->checked = node.checked;
   u->in_check = node.in_check;
+  u->sums = node.sums;
   u->to = static_cast<uint8_t>(s4::MoveTo(m));
   u->from = static_cast<uint8_t>(s4::MoveFrom(m));
   u->to_cell = p.board[u->to];
@@ -247,6 +307,7 @@ void Shogi4Unmake(Shogi4Node& node, const Shogi4Undo& u) {
   std::memcpy(node.material, u.material, sizeof u.material);
   node.checked = u.checked;
   node.in_check = u.in_check;
+  node.sums = u.sums;
 }
 
 void Shogi4MateStuck(Shogi4Node& node) {

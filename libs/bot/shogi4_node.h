@@ -22,12 +22,25 @@ inline constexpr int kShogi4BoardValue[shogi4::kPieceTypes] = {0, 100, 500, 550,
                                                                0, 600, 580, 1300};
 inline constexpr int kShogi4HandValue[shogi4::kHandTypes] = {110, 550, 600, 1100};
 
+// The board sums of the search's evaluation (shogi4_eval.h), kept per move by Shogi4Make
+// (a king's move or a mate counts again what it changes).
+struct Shogi4Sums {
+  // [r - 1][owner][seat]: the owner's pieces, its king excepted, within r (1 or 2) king
+  // steps of the seat's king.
+  int8_t near[2][shogi4::kSeats][shogi4::kSeats];
+  int8_t open[shogi4::kSeats];   // the empty squares beside each seat's king
+  int8_t mates[shogi4::kSeats];  // the mates made by each seat (Position::MatesMade)
+};
+// The sums counted from scratch.
+Shogi4Sums Shogi4SumsOf(const shogi4::Position& pos);
+
 struct Shogi4Node {
   shogi4::Position pos;
   int material[shogi4::kSeats] = {};  // per seat: its board pieces and hand, valued as above
   bool in_check = false;              // pos.to_move is in check
   unsigned checked = 0;               // bit per seat in check (playing seats)
   shogi4::Squares sliders = 0;        // Shogi4Sliders(pos)
+  Shogi4Sums sums = {};               // Shogi4SumsOf(pos)
 };
 
 // What Shogi4Make changes, so that the search takes a move back (make/unmake) instead of
@@ -43,6 +56,7 @@ struct Shogi4Undo {
   int material[shogi4::kSeats];
   unsigned checked;
   bool in_check;
+  Shogi4Sums sums;
   uint8_t from, to;  // from: kNoSquare for a drop
   shogi4::Cell from_cell, to_cell;
   alignas(8) uint8_t tail[kTailBytes];

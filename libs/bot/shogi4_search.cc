@@ -1,18 +1,14 @@
 // Four-player shogi behind ChooseMove: an alpha-beta search on the engine's own position
-// (copy-make through Shogi4Node, shogi4_node.h: the engine's move, check priority, mates
-// and piece transfer; material and the check flag kept per move). Level 10 uses best-reply
+// (moves made on one Shogi4Node and taken back, shogi4_node.h: the engine's move, check
+// priority, mates and piece transfer; material, the check flags and the evaluation's board
+// sums kept per move). Level 10 uses best-reply
 // search (only the strongest reply of any rival is played between two of our moves); the
 // lower levels a paranoid search (every other seat, in turn, plays against the bot).
 // Iterative deepening, captures first (most valuable victim), a beam of quiet moves at
 // inner nodes (drops make the tree very wide), and a short capture-only quiescence search.
-// The evaluation counts material on the board and in hand (hand pieces a little more: they
-// drop anywhere), mates made, pressure on the other kings (our pieces near them, checks)
-// and the safety of our own king; level 10 also counts drop threats (silvers, golds and
-// rooks in hand against the empty squares beside a king: ours against each rival's king,
-// the rivals' against ours) and our pieces near a rival's king half (they help the other
-// rivals mate it as much as us). The repetition rule needs the game's history, so the root
-// move is checked against the game itself and the next best is taken if the rule forbids
-// it.
+// The evaluation and its terms: shogi4_eval.h. The repetition rule needs the game's
+// history, so the root move is checked against the game itself and the next best is taken
+// if the rule forbids it.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -23,6 +19,7 @@
 #include "libs/bot/choosers.h"
 #include "libs/bot/levels.h"
 #include "libs/bot/shogi4_attacks.h"
+#include "libs/bot/shogi4_eval.h"
 #include "libs/bot/shogi4_node.h"
 #include "libs/shogi4/game.h"
 #include "libs/shogi4/movegen.h"
@@ -35,39 +32,14 @@ namespace {
 namespace s4 = shogi4;
 
 constexpr int kInf = 1 << 30;
-constexpr int kWin = 200000;
+constexpr int kWin = kShogi4Win;
 constexpr int kMaxPly = 32;
 constexpr const int* kBoardValue = kShogi4BoardValue;
-constexpr int kMateBonus = 6000;
 // Order keys of captures start here; every quiet move's key is below.
 constexpr int kCaptureKey = 10000;
 constexpr int kKeyBias = 1 << 20;  // makes every order key positive
-// A game over with us second, on the scale of the running evaluation (see Eval).
-constexpr int kSecondPlace = 2000;
-// Drop threats (Eval): per point of a hand (HandThreat, at most kMaxHandThreat) and empty
-// square beside a king.
-constexpr int kDropThreat = 4;
-constexpr int kMaxHandThreat = 6;
 
-// Squares within one and two king steps of each square, and the king steps between two
-// squares.
-struct NearAreas {
-  s4::Squares area[2][s4::kSquares];
-  uint8_t distance[s4::kSquares][s4::kSquares];
-};
-const NearAreas kNear = [] {
-  NearAreas n{};
-  for (int sq = 0; sq < s4::kSquares; ++sq) {
-    for (int t = 0; t < s4::kSquares; ++t) {
-      const int d = std::max(std::abs(s4::RankOf(sq) - s4::RankOf(t)),
-                             std::abs(s4::ColOf(sq) - s4::ColOf(t)));
-      for (int r = 1; r <= 2; ++r)
-        if (d <= r) n.area[r - 1][sq] |= s4::SquareBit(t);
-      n.distance[sq][t] = static_cast<uint8_t>(d);
-    }
-  }
-  return n;
-}();
+const Shogi4Near& kNear = Shogi4NearTable();
 
 class Shogi4Searcher {
  public:
@@ -136,82 +108,7 @@ class Shogi4Searcher {
     return int((z >> 17) % uint64_t(2 * noise_ + 1)) - noise_;
   }
 
-  int Eval(const Shogi4Node& node) const {
-    const s4::Position& pos = node.pos;
-    if (pos.over != s4::EndReason::kNone) {
-      const auto places = s4::Places(pos);
-      // A game ended with us second is worth less than a running one where we lead by a
-      // mate: scored as a near-win, the rivals' side never chose it, so the search did
-      // not see a rival's second mate coming (nor avoid making the second mate itself
-      // when that leaves us behind on pieces). Best-reply only: the lower levels stay as
-      // they were measured.
-      if (brs_ && places[me_] == 2) return kSecondPlace;
-      return kWin * (5 - 2 * places[me_]) / 3;
-    }
-    if (!pos.Alive(me_)) return -kWin;
-    const int* mat = node.material;
-    const s4::Squares occupied = Shogi4Occupied(pos);
-    const Shogi4Rays& rays = Shogi4RayTable();
-    int others = 0, n = 0, pressure = 0, rival_mates = 0, rival_hands = 0;
-    // Level 10's terms (the lower levels stay as they were measured): drop threats, and our
-    // pieces near a rival's king counted half (they help the other rivals mate it too).
-    const int drop_threat = brs_ ? kDropThreat : 0;
-    const int near_weight = brs_ ? 5 : 10;
-    int mates[s4::kSeats] = {};  // Position::MatesMade of each seat, in one pass
-    for (int i = 0; i < pos.n_elim; ++i) {
-      const int by = pos.mated_by[pos.elim[i]];
-      if (by >= 0 && by < s4::kSeats) ++mates[by];
-    }
-    for (int o = 0; o < s4::kSeats; ++o) {
-      if (o == me_ || !pos.Alive(o)) continue;
-      others += mat[o];
-      ++n;
-      rival_mates = std::max(rival_mates, mates[o]);
-      // Our pieces near their king, and checks: mating chances. (Board lookups only: the
-      // attack test is the costly part of a node, so it is used once per king.)
-      pressure += near_weight * Near(pos, pos.king[o], me_, 2);
-      // Drops make mates: our hand against the empty squares beside their king.
-      pressure += drop_threat * std::min(HandThreat(pos, me_), kMaxHandThreat) *
-                  Popcount(rays.adjacent[pos.king[o]] & ~occupied);
-      rival_hands += HandThreat(pos, o);
-      // (A seat not in check is not attacked by us: the node's check set answers first.)
-      if (((node.checked >> o) & 1) &&
-          Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me_], occupied))
-        pressure += 40;
-    }
-    // Enemies around our king hurt, our own pieces beside it (a wall) help.
-    // (Their pieces near it less their kings, counted over their sets at once.)
-    const int k = pos.king[me_];
-    const s4::Squares area = kNear.area[1][k];
-    const unsigned rivals = pos.Enemies(me_);
-    int enemies = Popcount(Shogi4PiecesOf(pos, rivals) & area);
-    for (int o = 0; o < s4::kSeats; ++o)
-      enemies -= int(((rivals >> o) & 1) && ((area >> pos.king[o]) & 1));
-    const int safety = 8 * Near(pos, k, me_, 1) - 12 * enemies -
-                       drop_threat * std::min(rival_hands, kMaxHandThreat) *
-                           Popcount(rays.adjacent[k] & ~occupied);
-    // Survivors are ranked by mates made first: a rival's mate costs us a place.
-    return mat[me_] - (n ? others / n : 0) + kMateBonus * (mates[me_] - rival_mates) + pressure +
-           safety;
-  }
-
-  // What `seat`'s hand threatens by drops: a point per silver or gold, two per rook.
-  static int HandThreat(const s4::Position& pos, int seat) {
-    const uint8_t* h = pos.hand[seat];
-    return h[s4::HandIndex(s4::kSilver)] + h[s4::HandIndex(s4::kGold)] +
-           2 * h[s4::HandIndex(s4::kRook)];
-  }
-
-  // Pieces of `owner` (kings excluded) within `r` (1 or 2) squares (king steps) of `sq`:
-  // the owner's square set within the area, less its king (the only king it owns).
-  static int Near(const s4::Position& pos, int sq, int owner, int r) {
-    const s4::Squares area = kNear.area[r - 1][sq];
-    const s4::Squares mine = pos.pieces[owner] & area;
-    return Popcount(mine) - int((mine >> pos.king[owner]) & 1);
-  }
-  static int Popcount(s4::Squares b) {
-    return __builtin_popcountll(uint64_t(b)) + __builtin_popcountll(uint64_t(b >> 64));
-  }
+  int Eval(const Shogi4Node& node) const { return Shogi4Evaluate(node, me_, brs_); }
 
   bool Tick() {
     ++nodes_;

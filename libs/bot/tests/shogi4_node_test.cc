@@ -8,8 +8,9 @@
 //   from the movers (Shogi4CapturesFrom) move for move and in order;
 // - its move step against shogi4::MakeMove for a random move of every seat still playing:
 //   the same position, or (a seat picked while not in check has no legal move) the same
-//   after Shogi4MateStuck; its material against a count from scratch, its check flag
-//   against the engine's InCheck; the step taken back (Shogi4Unmake) gives the node it
+//   after Shogi4MateStuck; its material, its evaluation's board sums and the evaluation
+//   for every seat against counts from scratch, its check flag against the engine's
+//   InCheck; the step taken back (Shogi4Unmake) gives the node it
 //   was made on, and so do whole playouts (captures, drops, promotions, mates) made on
 //   one node and taken back move by move.
 #include "libs/bot/shogi4_node.h"
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "libs/bot/shogi4_attacks.h"
+#include "libs/bot/shogi4_eval.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/position.h"
 
@@ -89,6 +91,15 @@ void ExpectNodeMatches(const Shogi4Node& node, const char* where) {
     ASSERT_EQ(((node.sliders >> sq) & 1) != 0, c != 0 && s4::Slides(s4::TypeOf(c)))
         << where << " square " << sq;
   }
+  const Shogi4Sums sums = Shogi4SumsOf(node.pos);
+  ASSERT_EQ(std::memcmp(&node.sums, &sums, sizeof sums), 0) << where;
+  // The evaluation from the sums kept per move against the one counted from scratch.
+  for (int me = 0; me < s4::kSeats; ++me) {
+    for (bool brs : {false, true}) {
+      ASSERT_EQ(Shogi4Evaluate(node, me, brs), Shogi4EvaluateFromScratch(node.pos, me, brs))
+          << where << " me " << me << " brs " << brs;
+    }
+  }
 }
 
 // Everything a node holds, position and sums, the same (the rules never change).
@@ -98,6 +109,7 @@ void ExpectSameNode(const Shogi4Node& a, const Shogi4Node& b, const char* where)
   ASSERT_EQ(a.in_check, b.in_check) << where;
   ASSERT_EQ(a.checked, b.checked) << where;
   ASSERT_TRUE(a.sliders == b.sliders) << where;
+  ASSERT_EQ(std::memcmp(&a.sums, &b.sums, sizeof a.sums), 0) << where;
 }
 
 TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
