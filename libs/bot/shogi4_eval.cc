@@ -53,7 +53,7 @@ int Finished(const s4::Position& pos, int me, bool brs) {
     ++n;
     rival_mates = std::max(rival_mates, int(e.mates[o]));
     // Our pieces near their king, and checks: mating chances.
-    pressure += near_weight * e.near[1][me][o];
+    pressure += near_weight * e.near[me][1][o];
     // Drops make mates: our hand against the empty squares beside their king.
     pressure += drop_threat * hand_threat * e.open[o];
     rival_hands += HandThreat(pos, o);
@@ -62,10 +62,10 @@ int Finished(const s4::Position& pos, int me, bool brs) {
         Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me], Shogi4Occupied(pos)))
       pressure += 40;
     // Their pieces near our king.
-    enemies += e.near[1][o][me];
+    enemies += e.near[o][1][me];
   }
   // Enemies around our king hurt, our own pieces beside it (a wall) help.
-  const int safety = 8 * e.near[0][me][me] - 12 * enemies -
+  const int safety = 8 * e.near[me][0][me] - 12 * enemies -
                      drop_threat * std::min(rival_hands, kMaxHandThreat) * e.open[me];
   // Survivors are ranked by mates made first: a rival's mate costs us a place.
   return mat[me] - (n ? others / n : 0) + kMateBonus * (e.mates[me] - rival_mates) + pressure +

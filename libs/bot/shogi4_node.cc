@@ -1,5 +1,7 @@
 #include "libs/bot/shogi4_node.h"
 
+#include <array>
+#include <bit>
 #include <cstring>
 
 #include "libs/bot/shogi4_attacks.h"
@@ -18,21 +20,70 @@ int Shogi4Material(const s4::Position& pos, int seat) {
   return m;
 }
 
-Shogi4Sums Shogi4SumsOf(const s4::Position& pos) {
+namespace {
+
+// The counts of `near` (the owner's pieces, its king excepted) within 1 and 2 king steps of
+// `sq`, as Shogi4Sums::near holds them for a seat whose king stands on `sq`.
+void CountNear(const s4::Position& pos, int sq, int seat, Shogi4Sums& e) {
   const Shogi4Near& nt = Shogi4NearTable();
-  const Shogi4Rays& rays = Shogi4RayTable();
-  const s4::Squares occupied = Shogi4Occupied(pos);
-  Shogi4Sums e = {};
-  for (int b = 0; b < s4::kSeats; ++b) {
+  for (int a = 0; a < s4::kSeats; ++a) {
     for (int r = 0; r < 2; ++r) {
-      for (int a = 0; a < s4::kSeats; ++a) {
-        const s4::Squares near = pos.pieces[a] & nt.area[r][pos.king[b]];
-        e.near[r][a][b] =
-            static_cast<int8_t>(Shogi4Popcount(near) - int((near >> pos.king[a]) & 1));
-      }
+      const s4::Squares near = pos.pieces[a] & nt.area[r][sq];
+      e.near[a][r][seat] =
+          static_cast<uint8_t>(Shogi4Popcount(near) - int((near >> pos.king[a]) & 1));
     }
-    e.open[b] = static_cast<int8_t>(Shogi4Popcount(rays.adjacent[pos.king[b]] & ~occupied));
   }
+  e.open[seat] =
+      static_cast<uint8_t>(Shogi4Popcount(Shogi4RayTable().adjacent[sq] & ~Shogi4Occupied(pos)));
+}
+
+// Bit b: `sq` is within one king step of seat b's king; bit 4 + b: within two (the layout of
+// an owner's counts in Shogi4Sums::near).
+unsigned ZoneOf(const s4::Position& p, int sq) {
+  static constexpr uint8_t kWithin[9] = {0x11, 0x11, 0x10};  // by distance: bits 0 and 4
+  const uint8_t* d = Shogi4NearTable().distance[sq];
+  return kWithin[d[p.king[0]]] | kWithin[d[p.king[1]]] << 1 | kWithin[d[p.king[2]]] << 2 |
+         kWithin[d[p.king[3]]] << 3;
+}
+
+// Byte i of kSpread[z]: bit i of z (a zone as counts to add).
+constexpr auto kSpread = [] {
+  std::array<uint64_t, 256> t{};
+  for (int z = 0; z < 256; ++z)
+    for (int i = 0; i < 8; ++i) t[z] |= uint64_t((z >> i) & 1) << (8 * i);
+  return t;
+}();
+
+// Adds `plus` and takes `minus` from the `size` (4 or 8) byte counts at `counts` at once,
+// byte by byte: every count stays within 0-255, so no byte carries into the next.
+static_assert(std::endian::native == std::endian::little, "counts as bytes of a word");
+void AddCounts(uint8_t* counts, int size, uint64_t plus, uint64_t minus) {
+  uint64_t v = 0;
+  std::memcpy(&v, counts, size);
+  v = v + plus - minus;
+  std::memcpy(counts, &v, size);
+}
+
+// The sums after `seat` moved a piece from `from` (-1: a drop) to `to`, taking `captured`
+// (0: none); `king`: the piece is its king. Before any mate (a mate counts again). A
+// square a piece leaves or takes is never a king's (but the moving king's own).
+void UpdateSums(Shogi4Node& node, int seat, int from, int to, s4::Cell captured, bool king) {
+  const s4::Position& p = node.pos;
+  Shogi4Sums& e = node.sums;
+  const unsigned zt = ZoneOf(p, to), zf = from >= 0 ? ZoneOf(p, from) : 0;
+  if (!king) AddCounts(&e.near[seat][0][0], 8, kSpread[zt], kSpread[zf]);  // (kings uncounted)
+  if (captured != 0 && s4::OwnerOf(captured) < s4::kSeats)
+    AddCounts(&e.near[s4::OwnerOf(captured)][0][0], 8, 0, kSpread[zt]);
+  // The empty squares beside each king: `from` emptied, `to` filled unless it was taken.
+  AddCounts(e.open, 4, kSpread[zf & 15], captured != 0 ? 0 : kSpread[zt & 15]);
+  if (king) CountNear(p, to, seat, e);  // everything around the king's new square
+}
+
+}  // namespace
+
+Shogi4Sums Shogi4SumsOf(const s4::Position& pos) {
+  Shogi4Sums e = {};
+  for (int b = 0; b < s4::kSeats; ++b) CountNear(pos, pos.king[b], b, e);
   for (int i = 0; i < pos.n_elim; ++i) {
     const int by = pos.mated_by[pos.elim[i]];
     if (by >= 0 && by < s4::kSeats) ++e.mates[by];
@@ -41,39 +92,6 @@ Shogi4Sums Shogi4SumsOf(const s4::Position& pos) {
 }
 
 namespace {
-
-// The sums after `seat` moved a piece from `from` (-1: a drop) to `to`, taking `captured`
-// (0: none); `king`: the piece is its king. Before any mate (a mate counts again).
-void UpdateSums(Shogi4Node& node, int seat, int from, int to, s4::Cell captured, bool king) {
-  const Shogi4Near& nt = Shogi4NearTable();
-  const s4::Position& p = node.pos;
-  Shogi4Sums& e = node.sums;
-  const int victim = captured != 0 ? s4::OwnerOf(captured) : s4::kOwnerless;
-  for (int b = 0; b < s4::kSeats; ++b) {
-    const int kb = p.king[b];
-    const int dt = nt.distance[to][kb], df = from >= 0 ? nt.distance[from][kb] : 8;
-    if (!king) {  // (a king is not counted)
-      e.near[0][seat][b] = static_cast<int8_t>(e.near[0][seat][b] + (dt <= 1) - (df <= 1));
-      e.near[1][seat][b] = static_cast<int8_t>(e.near[1][seat][b] + (dt <= 2) - (df <= 2));
-    }
-    if (victim < s4::kSeats) {
-      e.near[0][victim][b] = static_cast<int8_t>(e.near[0][victim][b] - (dt <= 1));
-      e.near[1][victim][b] = static_cast<int8_t>(e.near[1][victim][b] - (dt <= 2));
-    }
-    e.open[b] = static_cast<int8_t>(e.open[b] + (df == 1) - (dt == 1 && captured == 0));
-  }
-  if (king) {  // everything around the king's new square
-    const s4::Squares occupied = Shogi4Occupied(p);
-    for (int r = 0; r < 2; ++r) {
-      for (int a = 0; a < s4::kSeats; ++a) {
-        const s4::Squares near = p.pieces[a] & nt.area[r][to];
-        e.near[r][a][seat] =
-            static_cast<int8_t>(Shogi4Popcount(near) - int((near >> p.king[a]) & 1));
-      }
-    }
-    e.open[seat] = static_cast<int8_t>(Shogi4Popcount(Shogi4RayTable().adjacent[to] & ~occupied));
-  }
-}
 
 void Recount(Shogi4Node& node) {
   node.checked = 0;

@@ -25,11 +25,11 @@ inline constexpr int kShogi4HandValue[shogi4::kHandTypes] = {110, 550, 600, 1100
 // The board sums of the search's evaluation (shogi4_eval.h), kept per move by Shogi4Make
 // (a king's move or a mate counts again what it changes).
 struct Shogi4Sums {
-  // [r - 1][owner][seat]: the owner's pieces, its king excepted, within r (1 or 2) king
-  // steps of the seat's king.
-  int8_t near[2][shogi4::kSeats][shogi4::kSeats];
-  int8_t open[shogi4::kSeats];   // the empty squares beside each seat's king
-  int8_t mates[shogi4::kSeats];  // the mates made by each seat (Position::MatesMade)
+  // [owner][r - 1][seat]: the owner's pieces, its king excepted, within r (1 or 2) king
+  // steps of the seat's king (an owner's 8 counts are updated as one word).
+  alignas(8) uint8_t near[shogi4::kSeats][2][shogi4::kSeats];
+  uint8_t open[shogi4::kSeats];   // the empty squares beside each seat's king
+  uint8_t mates[shogi4::kSeats];  // the mates made by each seat (Position::MatesMade)
 };
 // The sums counted from scratch.
 Shogi4Sums Shogi4SumsOf(const shogi4::Position& pos);
