@@ -87,6 +87,13 @@ inline shogi4::Squares Shogi4Dilate(shogi4::Squares b) {
 // The squares of the sliding pieces (rooks and dragons) of every owner.
 shogi4::Squares Shogi4Sliders(const shogi4::Position& pos);
 
+// The direction (the engine's numbering) from `sq` to its neighbour `n`.
+inline int Shogi4StepDirection(int sq, int n) {
+  static constexpr int8_t kDir[21] = {7, 0,  1,  -1, -1, -1, -1, -1, -1, 6, -1,
+                                      2, -1, -1, -1, -1, -1, -1, 5,  4,  3};
+  return kDir[n - sq + 10];
+}
+
 // Is `sq` attacked by a piece on `attackers`, with `occupied` the squares that block? The
 // board gives the type and facing of each attacker (`attackers` within `occupied`). With
 // the sets a move will leave (its from-square empty, its to-square taken, a captured
@@ -95,14 +102,13 @@ inline bool Shogi4AttackedFrom(const shogi4::Cell* board, int sq, shogi4::Square
                                shogi4::Squares occupied) {
   namespace s4 = shogi4;
   const Shogi4Rays& r = Shogi4RayTable();
-  // Direction (the engine's numbering) from `sq` to a neighbour, by the square difference.
-  static constexpr int8_t kDir[21] = {7, 0,  1,  -1, -1, -1, -1, -1, -1, 6, -1,
-                                      2, -1, -1, -1, -1, -1, -1, 5,  4,  3};
   for (s4::Squares near = attackers & r.adjacent[sq]; near != 0;) {
     const int n = s4::PopSquare(near);
     const s4::Cell c = board[n];
     // The piece on n steps back towards sq: the opposite of the direction sq -> n.
-    if ((s4::Tab().steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((kDir[n - sq + 10] + 4) & 7)) & 1)
+    if ((s4::Tab().steps[s4::TypeOf(c)][s4::FacingOf(c)] >>
+         ((Shogi4StepDirection(sq, n) + 4) & 7)) &
+        1)
       return true;
   }
   if (!(attackers & r.cross[sq])) return false;

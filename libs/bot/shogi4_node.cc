@@ -448,13 +448,8 @@ void Shogi4CapturesFrom(const s4::Position& pos, s4::Squares sliders, unsigned s
       // Steps onto a target: the step set against the targets, then by direction.
       unsigned step_dirs = 0;  // bit d: the step in direction d takes
       const int f = s4::FacingOf(c);
-      if (const s4::Squares hits = rays.step[type][f][from] & theirs; hits != 0) {
-        const uint8_t dirs = t.steps[type][f];
-        for (int d = 0; d < 8; ++d) {
-          const int to = t.next[from][d];
-          if (((dirs >> d) & 1) && to != s4::kNoSquare && ((hits >> to) & 1)) step_dirs |= 1u << d;
-        }
-      }
+      for (s4::Squares hits = rays.step[type][f][from] & theirs; hits != 0;)
+        step_dirs |= 1u << Shogi4StepDirection(from, s4::PopSquare(hits));
       int slide_to[4] = {s4::kNoSquare, s4::kNoSquare, s4::kNoSquare, s4::kNoSquare};
       bool slides = false;
       if (s4::Slides(type)) {
@@ -474,10 +469,9 @@ void Shogi4CapturesFrom(const s4::Position& pos, s4::Squares sliders, unsigned s
       }
       if (test_king && !have_enemy) enemy = Shogi4PiecesOf(pos, pos.Enemies(s)), have_enemy = true;
       // Shogi4BoardMoves's order: steps by direction, then slides by direction.
-      for (int d = 0; d < 8; ++d) {
-        if ((step_dirs >> d) & 1)
-          AddBoardMove(pos, s, c, from, t.next[from][d], test_king, occupied, enemy, out);
-      }
+      for (unsigned d = step_dirs; d != 0; d &= d - 1)
+        AddBoardMove(pos, s, c, from, t.next[from][__builtin_ctz(d)], test_king, occupied, enemy,
+                     out);
       for (int i = 0; i < 4 && slides; ++i) {
         if (slide_to[i] != s4::kNoSquare)
           AddBoardMove(pos, s, c, from, slide_to[i], test_king, occupied, enemy, out);
