@@ -223,15 +223,17 @@ namespace {
   // Which seats are in check: only one in check before or whose king the move touches (a
   // step from `to`, a slider on its lines, a line opened at `from`: the only sliders are
   // orthogonal) needs the attack test. The mover's move was legal.
-  const Shogi4Rays& rays = Shogi4RayTable();
+  const Shogi4Near& nt = Shogi4NearTable();
+  const uint8_t* touch_to = nt.touch[to];
+  const uint8_t* touch_from = nt.touch[from >= 0 ? from : to];
+  const unsigned to_mask = slider ? 3 : 1, from_mask = from >= 0 ? 2 : 0;
   const s4::Squares occupied = Shogi4Occupied(p), alive = Shogi4PiecesOf(p, p.alive);
   unsigned checked = 0;
   for (int t = 0; t < s4::kSeats; ++t) {
     if (t == seat || !p.Alive(t)) continue;
     const int k = p.king[t];
-    const bool touched = ((node.checked >> t) & 1) || ((rays.adjacent[k] >> to) & 1) ||
-                         (slider && ((rays.cross[k] >> to) & 1)) ||
-                         (from >= 0 && ((rays.cross[k] >> from) & 1));
+    const bool touched = ((node.checked >> t) & 1) || (touch_to[k] & to_mask) != 0 ||
+                         (touch_from[k] & from_mask) != 0;
     if (touched && Shogi4AttackedFrom(p.board, k, alive & ~p.pieces[t], occupied))
       checked |= 1u << t;
   }
