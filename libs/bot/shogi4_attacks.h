@@ -6,10 +6,21 @@
 #ifndef TABLERO_LIBS_BOT_SHOGI4_ATTACKS_H_
 #define TABLERO_LIBS_BOT_SHOGI4_ATTACKS_H_
 
+#include <array>
+
 #include "libs/shogi4/position.h"
 #include "libs/shogi4/tables.h"
 
 namespace tablero::bot {
+
+// shogi4::SquareBit from a table (a load instead of a 128-bit shift: the search makes
+// millions of them).
+inline constexpr auto kShogi4Bits = [] {
+  std::array<shogi4::Squares, 128> bits{};
+  for (int sq = 0; sq < 128; ++sq) bits[sq] = shogi4::SquareBit(sq);
+  return bits;
+}();
+inline shogi4::Squares Shogi4Bit(int sq) { return kShogi4Bits[sq]; }
 
 // The squares from each square towards north, east, south and west (directions 0, 2, 4,
 // 6 of the engine), the square itself excluded.

@@ -132,8 +132,7 @@ s4::Squares Pinned(const s4::Position& pos, int s, unsigned enemies) {
     const s4::Squares beyond = occupied & r.ray[own][i];
     if (beyond == 0) continue;
     const s4::Cell c = pos.board[Shogi4Nearest(beyond, i)];
-    if (s4::Slides(s4::TypeOf(c)) && ((enemies >> s4::OwnerOf(c)) & 1))
-      pinned |= s4::SquareBit(own);
+    if (s4::Slides(s4::TypeOf(c)) && ((enemies >> s4::OwnerOf(c)) & 1)) pinned |= Shogi4Bit(own);
   }
   return pinned;
 }
@@ -149,9 +148,9 @@ s4::Squares Pinned(const s4::Position& pos, int s, unsigned enemies) {
   const int type = s4::TypeOf(c), f = s4::FacingOf(c);
   if (test_king) {
     // The position after the move, from its square sets: `from` empty, `to` ours.
-    const s4::Squares to_bit = s4::SquareBit(to);
+    const s4::Squares to_bit = Shogi4Bit(to);
     if (Shogi4AttackedFrom(pos.board, type == s4::kKing ? to : pos.king[s], enemy & ~to_bit,
-                           (occupied & ~s4::SquareBit(from)) | to_bit))
+                           (occupied & ~Shogi4Bit(from)) | to_bit))
       return;
   }
   const bool pawn = type == s4::kPawn;
@@ -170,11 +169,11 @@ bool KingCanStep(const s4::Position& pos, int s) {
   const int ksq = pos.king[s];
   const s4::Squares occupied = Shogi4Occupied(pos), enemy = Shogi4PiecesOf(pos, pos.Enemies(s));
   s4::Squares kings = 0;
-  for (int o = 0; o < s4::kSeats; ++o) kings |= s4::SquareBit(pos.king[o]);
-  const s4::Squares vacated = occupied & ~s4::SquareBit(ksq);
+  for (int o = 0; o < s4::kSeats; ++o) kings |= Shogi4Bit(pos.king[o]);
+  const s4::Squares vacated = occupied & ~Shogi4Bit(ksq);
   for (s4::Squares steps = Shogi4RayTable().adjacent[ksq] & ~pos.pieces[s] & ~kings; steps != 0;) {
     const int to = s4::PopSquare(steps);
-    const s4::Squares bit = s4::SquareBit(to);
+    const s4::Squares bit = Shogi4Bit(to);
     if (!Shogi4AttackedFrom(pos.board, to, enemy & ~bit, vacated | bit)) return true;
   }
   return false;
@@ -218,8 +217,8 @@ namespace {
   UpdateSums(node, seat, from, to, captured, king);
   const bool slider = s4::Slides(s4::TypeOf(p.board[to]));
   // The piece on `to` replaced any captured one; `from` is empty (a mate recounts).
-  node.sliders &= ~(s4::SquareBit(to) | (from >= 0 ? s4::SquareBit(from) : 0));
-  if (slider) node.sliders |= s4::SquareBit(to);
+  node.sliders &= ~(Shogi4Bit(to) | (from >= 0 ? Shogi4Bit(from) : 0));
+  if (slider) node.sliders |= Shogi4Bit(to);
   // Which seats are in check: only one in check before or whose king the move touches (a
   // step from `to`, a slider on its lines, a line opened at `from`: the only sliders are
   // orthogonal) needs the attack test. The mover's move was legal.
@@ -313,11 +312,11 @@ void Shogi4Unmake(Shogi4Node& node, const Shogi4Undo& u) {
   }
   // The move itself (DoMove's changes, by the seat that made it).
   const int s = p.last_mover;
-  const s4::Squares to_bit = s4::SquareBit(u.to);
+  const s4::Squares to_bit = Shogi4Bit(u.to);
   if (u.from == s4::kNoSquare) {
     p.pieces[s] &= ~to_bit;
   } else {
-    p.pieces[s] ^= s4::SquareBit(u.from) | to_bit;
+    p.pieces[s] ^= Shogi4Bit(u.from) | to_bit;
     if (u.to_cell != 0) p.pieces[s4::OwnerOf(u.to_cell)] |= to_bit;
     p.board[u.from] = u.from_cell;
   }
@@ -346,7 +345,7 @@ void Shogi4BoardMoves(const s4::Position& pos, int s, bool in_check, s4::Squares
     const int from = s4::PopSquare(own);
     const s4::Cell c = pos.board[from];
     const int type = s4::TypeOf(c), f = s4::FacingOf(c);
-    const bool test_king = in_check || type == s4::kKing || (pinned & s4::SquareBit(from)) != 0;
+    const bool test_king = in_check || type == s4::kKing || (pinned & Shogi4Bit(from)) != 0;
     auto try_to = [&](int to) {
       AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy, out);
     };
@@ -390,7 +389,7 @@ void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats
   s4::Squares reach = Shogi4Dilate(movers);
   for (s4::Squares b = movers & sliders; b != 0;) reach |= rays.cross[s4::PopSquare(b)];
   targets &= occupied & reach;
-  for (int o = 0; o < s4::kSeats; ++o) targets &= ~s4::SquareBit(pos.king[o]);
+  for (int o = 0; o < s4::kSeats; ++o) targets &= ~Shogi4Bit(pos.king[o]);
   s4::Squares pinned[s4::kSeats], enemy[s4::kSeats];
   unsigned have_pinned = 0;
   for (s4::Squares b = targets; b != 0;) {
@@ -406,7 +405,7 @@ void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats
       }
       have_pinned |= 1u << s;
       const bool test_king =
-          in_check || s4::TypeOf(c) == s4::kKing || (pinned[s] & s4::SquareBit(from)) != 0;
+          in_check || s4::TypeOf(c) == s4::kKing || (pinned[s] & Shogi4Bit(from)) != 0;
       AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy[s], out);
     };
     // Pieces one step away that step onto `to`.
@@ -432,7 +431,7 @@ void Shogi4CapturesFrom(const s4::Position& pos, s4::Squares sliders, unsigned s
   const Shogi4Rays& rays = Shogi4RayTable();
   const s4::Squares occupied = Shogi4Occupied(pos);
   s4::Squares kings = 0;
-  for (int o = 0; o < s4::kSeats; ++o) kings |= s4::SquareBit(pos.king[o]);
+  for (int o = 0; o < s4::kSeats; ++o) kings |= Shogi4Bit(pos.king[o]);
   targets &= occupied & ~kings;
   for (int k = 0; k < s4::kSeats; ++k) {
     const int s = (first + k) & 3;
@@ -510,8 +509,7 @@ void Shogi4Drops(const s4::Position& pos, int s, bool in_check, s4::Squares squa
         if (t.last[s][to] || ((pawn_lines >> t.line[s][to]) & 1)) continue;
         if (pos.rules.pawn_before_flipped && FlippedAhead(pos, to, s)) continue;
       }
-      if (in_check && Shogi4AttackedFrom(pos.board, ksq, enemy, occupied | s4::SquareBit(to)))
-        continue;
+      if (in_check && Shogi4AttackedFrom(pos.board, ksq, enemy, occupied | Shogi4Bit(to))) continue;
       if (type == s4::kPawn) {
         // Pawn-drop mate: the engine's own test (can the king's owner answer?).
         const int n = t.next[to][s4::Forward(s)];
@@ -519,7 +517,7 @@ void Shogi4Drops(const s4::Position& pos, int s, bool in_check, s4::Squares squa
         if (s4::TypeOf(k) == s4::kKing && s4::OwnerOf(k) != s && pos.Alive(s4::OwnerOf(k))) {
           s4::Position w = pos;
           w.board[to] = c;
-          w.pieces[s] |= s4::SquareBit(to);
+          w.pieces[s] |= Shogi4Bit(to);
           --w.hand[s][s4::HandIndex(s4::kPawn)];
           if (!s4::HasLegalMove(w, s4::OwnerOf(k), false)) continue;
         }
