@@ -1,12 +1,14 @@
-// The four-player shogi search's own node: the engine's Position (copy-make) plus what the
-// search keeps up to date per move instead of recomputing it per node (material, whether
-// the seat to move is in check), a move step that answers check priority with the fast
-// attack test and asks "has a legal move" only of a seat in check, and a legal move
+// The four-player shogi search's own node: the engine's Position plus what the search keeps
+// up to date per move instead of recomputing it per node (material, the seats in check, the
+// evaluation's board sums), a move step that answers check priority with the fast attack
+// test, asks "has a legal move" only of a seat in check and can be taken back
+// (Shogi4Unmake: the search makes its moves on one node), and a legal move
 // generator split into board moves (optionally onto target squares only) and drops
 // (optionally onto some squares only), so the search generates only what its beam can
 // reach. The engine stays the one source of legality: bot_lib_test holds every part to
 // it on random playouts of every rule variant (the generator move for move and in order
-// against shogi4::GenerateLegal, the step against shogi4::MakeMove).
+// against shogi4::GenerateLegal, the step against shogi4::MakeMove, the sums against counts
+// from scratch).
 #ifndef TABLERO_LIBS_BOT_SHOGI4_NODE_H_
 #define TABLERO_LIBS_BOT_SHOGI4_NODE_H_
 
