@@ -249,6 +249,14 @@ namespace {
     if (p.Alive(t)) first = t;
   }
   if (first < 0) first = seat;
+  if (!check) {
+    // No seat in check: the picked seat is not asked (see Shogi4MateStuck), so Resolve
+    // would only pick it and apply the move limit.
+    p.to_move = static_cast<int8_t>(first);
+    if (p.rules.move_limit != 0 && p.ply >= p.rules.move_limit) p.over = s4::EndReason::kMoveLimit;
+    node.in_check = false;
+    return;
+  }
   const int mates = p.n_elim;
   bool asked = false;
   s4::Resolve(
@@ -259,7 +267,7 @@ namespace {
           has = s4::HasLegalMove(q, s);
         } else {
           asked = true;
-          has = !check || KingCanStep(q, s) || s4::HasLegalMove(q, s, true, true);
+          has = KingCanStep(q, s) || s4::HasLegalMove(q, s, true, true);
         }
         if (!has && u != nullptr && q.n_elim == mates)
           std::memcpy(u->mated_pieces, q.pieces, sizeof q.pieces);

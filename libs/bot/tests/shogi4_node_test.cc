@@ -1,6 +1,6 @@
 // The four-player shogi search's node (shogi4_node.h) held to the engine on random playouts
 // of every rule variant (singles and pairs, both endings, ownerless pieces, the flipped-king
-// pawn rule), thousands of positions with drops, promotions, checks and mated seats:
+// pawn rule, a move limit), thousands of positions with drops, promotions, checks and mated seats:
 // - its generator move for move and in order against shogi4::GenerateLegal (board moves
 //   then drops) and shogi4::GenerateCaptures, for every seat still playing, and onto
 //   random target and drop square sets against the engine's list filtered to them; its
@@ -115,7 +115,7 @@ void ExpectSameNode(const Shogi4Node& a, const Shogi4Node& b, const char* where)
 TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
   std::mt19937_64 rng(2027);
   int positions = 0, drops = 0, promotions = 0, in_check = 0, mates = 0, stuck = 0, eliminated = 0,
-      steps = 0, captures = 0, line_moves = 0, line_mates = 0;
+      steps = 0, captures = 0, line_moves = 0, line_mates = 0, move_limits = 0;
   for (int variant = 0; variant < 8; ++variant) {
     s4::Rules rules;
     rules.format = variant & 1 ? s4::Format::kPairs : s4::Format::kSingles;
@@ -124,7 +124,10 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
     rules.pawn_before_flipped = (variant >> 1) & 1;
     const bool pairs = rules.format == s4::Format::kPairs;
     for (int game = 0; game < 10; ++game) {
-      s4::Position pos = s4::StartPosition(rules, game & 3);
+      // Every fifth game under a move limit that its playout reaches.
+      s4::Rules game_rules = rules;
+      if (game % 5 == 4) game_rules.move_limit = 40;
+      s4::Position pos = s4::StartPosition(game_rules, game & 3);
       // The playout made on one node with undo records (as the search makes a line), while
       // Shogi4Make gives the engine's position (not after a stuck seat, which the search
       // mates on a copy); then taken back move by move to the start.
@@ -270,6 +273,7 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
         ASSERT_NO_FATAL_FAILURE(ExpectSameNode(line, line_before[i], "line unmade"));
       }
       line_moves += int(line_undo.size());
+      move_limits += pos.over == s4::EndReason::kMoveLimit;
     }
   }
   EXPECT_GT(positions, 10000);
@@ -282,6 +286,7 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
   EXPECT_GT(eliminated, 1000);
   EXPECT_GT(line_moves, 10000);
   EXPECT_GT(line_mates, 10);
+  EXPECT_GT(move_limits, 10);
   RecordProperty("stuck", stuck);
 }
 
