@@ -178,10 +178,8 @@ class Shogi4Searcher {
     const s4::Squares near = merged ? kNear.area[1][pos.king[me_]] : 0;
     int n_captures = 0, plain[2] = {0, 0};
     s4::MoveList& list = *lists_[ply];
-    auto add = [&](int seat_or_owner) {  // -1: the owner of the moved piece
+    auto add = [&](int seat) {
       for (s4::Move m : list) {
-        const int seat =
-            seat_or_owner >= 0 ? seat_or_owner : s4::OwnerOf(pos.board[s4::MoveFrom(m)]);
         const s4::Cell victim = s4::IsDrop(m) ? 0 : pos.board[s4::MoveTo(m)];
         if (stage == Stage::kQuiescence && merged && s4::OwnerOf(victim) != me_) continue;
         if (stage == Stage::kQuiets && victim != 0) continue;  // (the engine's pairs list)
@@ -193,6 +191,16 @@ class Shogi4Searcher {
         out->cands.push_back({key, seat, m});
         n_captures += key >= kCaptureKey;
       }
+    };
+    // A capture generator's list (every move takes a piece of the node's victims): the
+    // same keys and order as `add`, without its filters.
+    auto add_captures = [&] {
+      for (s4::Move m : list) {
+        const int key = CaptureKey(pos, m);
+        out->order.push_back(uint64_t(key + kKeyBias) << 32 | ~uint32_t(out->cands.size()));
+        out->cands.push_back({key, s4::OwnerOf(pos.board[s4::MoveFrom(m)]), m});
+      }
+      n_captures += list.size;
     };
     auto for_seats = [&](auto&& generate) {
       for (int k = 0; k < s4::kSeats; ++k) {
@@ -207,7 +215,7 @@ class Shogi4Searcher {
       // Every rival's captures of our pieces at once (no rival is in check).
       list.size = 0;
       Shogi4Captures(pos, node.sliders, pos.Enemies(me_), false, pos.pieces[me_], &list);
-      add(-1);
+      add_captures();
     } else if (captures && !pairs) {
       // Every seat's captures at once, found through step and ray sets, in the order of
       // the generation seat by seat (ties of the order keys are broken by it).
@@ -216,7 +224,7 @@ class Shogi4Searcher {
         if (merged ? s != me_ && pos.Alive(s) : s == t) seats |= 1u << s;
       list.size = 0;
       Shogi4CapturesFrom(pos, node.sliders, seats, t, check, occupied, &list);
-      add(-1);
+      add_captures();
     } else {
       for_seats([&](int seat) {
         if (pairs) {
@@ -245,15 +253,20 @@ class Shogi4Searcher {
     }
   }
 
+  static int CaptureKey(const s4::Position& pos, s4::Move m) {
+    return kCaptureKey + kBoardValue[s4::TypeOf(pos.board[s4::MoveTo(m)])] +
+           (s4::IsPromotion(m) ? 500 : 0);
+  }
   // Captures first (most valuable victim), then promotions, board moves, drops. Under
   // best-reply the rivals' quiet moves share one beam, so those that come near our king
   // (attacks, mating nets) go first.
   int OrderKey(const s4::Position& pos, s4::Move m, int seat) const {
     const s4::Cell victim = pos.board[s4::MoveTo(m)];
-    int key = victim ? kCaptureKey + kBoardValue[s4::TypeOf(victim)] : 0;
+    if (victim) return CaptureKey(pos, m);
+    int key = 0;
     if (s4::IsPromotion(m)) key += 500;
     if (s4::IsDrop(m)) key -= 100;
-    if (brs_ && seat != me_ && !victim) {
+    if (brs_ && seat != me_) {
       const int d = kNear.distance[pos.king[me_]][s4::MoveTo(m)];
       if (d <= 2) key += 1000 - 100 * d;
     }
