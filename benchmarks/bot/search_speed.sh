@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Search speed of the bot beside Stockfish's own `bench`, in the same run. Usage:
-#   benchmarks/bot/search_speed.sh <build bin dir> [baseline search_bench binary]
-# The baseline is search_bench built from an older commit (the same source measures any
-# version of the bot through its public API); without it only the current search runs.
+#   benchmarks/bot/search_speed.sh <build bin dir> [baseline search_bench binary ...]
+# A baseline is search_bench built from an older commit (the same source measures any
+# version of the bot through its public API); without one only the current search runs.
+# Every baseline runs in each round, interleaved with the current search.
 # Environment: STOCKFISH (binary, default: stockfish on PATH, else the Debian package's
 # /usr/games/stockfish), REPEATS (rounds, default 2: the programs run interleaved so that
 # load hits them alike).
@@ -14,11 +15,12 @@
 #
 # Printed per program: nodes per second of wall-clock time (Stockfish's own "Nodes/second"
 # for bench) and per second of CPU time (less sensitive to other processes on a shared
-# machine), then the ratios: our chess nps over Stockfish's, and new over baseline per game.
+# machine), then the ratios: our chess nps over Stockfish's, and new over each baseline per
+# game (baselines numbered in the order given: baseline1, baseline2, ...).
 set -euo pipefail
 
-bin_dir=${1:?usage: $0 <build bin dir> [baseline search_bench]}
-baseline=${2:-}
+bin_dir=${1:?usage: $0 <build bin dir> [baseline search_bench ...]}
+baselines=("${@:2}")
 bench="$bin_dir/search_bench"
 sf=${STOCKFISH:-$(command -v stockfish || echo /usr/games/stockfish)}
 # Node budgets: 1M nodes per chess position, 200k per four-player shogi position.
@@ -26,7 +28,7 @@ declare -A budget=([chess]=4000 [shogi4]=10000)
 repeats=${REPEATS:-2}
 [[ -x "$bench" ]] || { echo "no search_bench at $bench" >&2; exit 2; }
 [[ -x "$sf" ]] || { echo "no Stockfish at $sf (set STOCKFISH)" >&2; exit 2; }
-[[ -z "$baseline" || -x "$baseline" ]] || { echo "no baseline at $baseline" >&2; exit 2; }
+for b in "${baselines[@]}"; do [[ -x "$b" ]] || { echo "no baseline at $b" >&2; exit 2; }; done
 
 # Stockfish: bench (16 MB hash, 1 thread, depth 13) -> "wall_nps cpu_nps"
 run_sf() {
@@ -53,13 +55,15 @@ add() {  # add NAME "wall cpu": keep the best of the repeats
 }
 
 names=(stockfish chess shogi4)
-[[ -n "$baseline" ]] && names+=(chess_baseline shogi4_baseline)
+for i in "${!baselines[@]}"; do names+=("chess_baseline$((i + 1))" "shogi4_baseline$((i + 1))"); done
 for ((k = 0; k < repeats; k++)); do
   add stockfish "$(run_sf)"
-  add chess "$(run_bot "$bench" chess)"
-  [[ -n "$baseline" ]] && add chess_baseline "$(run_bot "$baseline" chess)"
-  add shogi4 "$(run_bot "$bench" shogi4)"
-  [[ -n "$baseline" ]] && add shogi4_baseline "$(run_bot "$baseline" shogi4)"
+  for g in chess shogi4; do
+    add $g "$(run_bot "$bench" $g)"
+    for i in "${!baselines[@]}"; do
+      add "${g}_baseline$((i + 1))" "$(run_bot "${baselines[$i]}" $g)"
+    done
+  done
 done
 
 echo "Stockfish: $(echo quit | "$sf" | head -1); bot: seeded, best of $repeats"
@@ -68,9 +72,10 @@ for n in "${names[@]}"; do printf '%-16s %12d %12d\n' "$n" "${wall[$n]}" "${cpu[
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 echo "chess / stockfish: wall $(ratio "${wall[chess]}" "${wall[stockfish]}")," \
   "cpu $(ratio "${cpu[chess]}" "${cpu[stockfish]}")"
-if [[ -n "$baseline" ]]; then
+for i in "${!baselines[@]}"; do
   for g in chess shogi4; do
-    echo "$g new / baseline: wall $(ratio "${wall[$g]}" "${wall[${g}_baseline]}")," \
-      "cpu $(ratio "${cpu[$g]}" "${cpu[${g}_baseline]}")"
+    b="${g}_baseline$((i + 1))"
+    echo "$g new / baseline$((i + 1)) ($(basename "${baselines[$i]}")): wall" \
+      "$(ratio "${wall[$g]}" "${wall[$b]}"), cpu $(ratio "${cpu[$g]}" "${cpu[$b]}")"
   done
-fi
+done

@@ -1,5 +1,8 @@
 #include "libs/bot/shogi4_attacks.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace tablero::bot {
 
 const Shogi4Rays* BuildShogi4Rays() {
@@ -21,6 +24,24 @@ const Shogi4Rays* BuildShogi4Rays() {
     }
   }
   return r;
+}
+
+const Shogi4Near* BuildShogi4Near() {
+  namespace s4 = shogi4;
+  auto* n = new Shogi4Near{};
+  for (int sq = 0; sq < s4::kSquares; ++sq) {
+    for (int t = 0; t < s4::kSquares; ++t) {
+      const int d = std::max(std::abs(s4::RankOf(sq) - s4::RankOf(t)),
+                             std::abs(s4::ColOf(sq) - s4::ColOf(t)));
+      for (int r = 1; r <= 2; ++r)
+        if (d <= r) n->area[r - 1][sq] |= s4::SquareBit(t);
+      n->distance[sq][t] = static_cast<uint8_t>(d);
+      const bool line =
+          sq != t && (s4::RankOf(sq) == s4::RankOf(t) || s4::ColOf(sq) == s4::ColOf(t));
+      n->touch[sq][t] = static_cast<uint8_t>((d == 1) | line << 1);
+    }
+  }
+  return n;
 }
 
 shogi4::Squares Shogi4Sliders(const shogi4::Position& pos) {

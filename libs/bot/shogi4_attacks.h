@@ -6,10 +6,21 @@
 #ifndef TABLERO_LIBS_BOT_SHOGI4_ATTACKS_H_
 #define TABLERO_LIBS_BOT_SHOGI4_ATTACKS_H_
 
+#include <array>
+
 #include "libs/shogi4/position.h"
 #include "libs/shogi4/tables.h"
 
 namespace tablero::bot {
+
+// shogi4::SquareBit from a table (a load instead of a 128-bit shift: the search makes
+// millions of them).
+inline constexpr auto kShogi4Bits = [] {
+  std::array<shogi4::Squares, 128> bits{};
+  for (int sq = 0; sq < 128; ++sq) bits[sq] = shogi4::SquareBit(sq);
+  return bits;
+}();
+inline shogi4::Squares Shogi4Bit(int sq) { return kShogi4Bits[sq]; }
 
 // The squares from each square towards north, east, south and west (directions 0, 2, 4,
 // 6 of the engine), the square itself excluded.
@@ -42,6 +53,25 @@ inline int Shogi4Nearest(shogi4::Squares on_ray, int i) {
   return i == 0 || i == 3 ? HighestSquare(on_ray) : LowestSquare(on_ray);
 }
 
+// The squares within one and two king steps of each square (itself included), and the
+// king steps between two squares.
+struct Shogi4Near {
+  shogi4::Squares area[2][shogi4::kSquares];  // [r - 1]: within r steps
+  uint8_t distance[shogi4::kSquares][shogi4::kSquares];
+  // Bit 0: the two squares are one king step apart; bit 1: they share a rank or file (and
+  // differ), so that an orthogonal slider on one may attack the other.
+  uint8_t touch[shogi4::kSquares][shogi4::kSquares];
+};
+const Shogi4Near* BuildShogi4Near();
+inline const Shogi4Near& Shogi4NearTable() {
+  static const Shogi4Near* const table = BuildShogi4Near();
+  return *table;
+}
+
+inline int Shogi4Popcount(shogi4::Squares b) {
+  return __builtin_popcountll(uint64_t(b)) + __builtin_popcountll(uint64_t(b >> 64));
+}
+
 // The squares of all pieces (ownerless ones included), and those of the seats in `by`.
 inline shogi4::Squares Shogi4Occupied(const shogi4::Position& pos) {
   shogi4::Squares b = 0;
@@ -71,6 +101,13 @@ inline shogi4::Squares Shogi4Dilate(shogi4::Squares b) {
 // The squares of the sliding pieces (rooks and dragons) of every owner.
 shogi4::Squares Shogi4Sliders(const shogi4::Position& pos);
 
+// The direction (the engine's numbering) from `sq` to its neighbour `n`.
+inline int Shogi4StepDirection(int sq, int n) {
+  static constexpr int8_t kDir[21] = {7, 0,  1,  -1, -1, -1, -1, -1, -1, 6, -1,
+                                      2, -1, -1, -1, -1, -1, -1, 5,  4,  3};
+  return kDir[n - sq + 10];
+}
+
 // Is `sq` attacked by a piece on `attackers`, with `occupied` the squares that block? The
 // board gives the type and facing of each attacker (`attackers` within `occupied`). With
 // the sets a move will leave (its from-square empty, its to-square taken, a captured
@@ -79,14 +116,13 @@ inline bool Shogi4AttackedFrom(const shogi4::Cell* board, int sq, shogi4::Square
                                shogi4::Squares occupied) {
   namespace s4 = shogi4;
   const Shogi4Rays& r = Shogi4RayTable();
-  // Direction (the engine's numbering) from `sq` to a neighbour, by the square difference.
-  static constexpr int8_t kDir[21] = {7, 0,  1,  -1, -1, -1, -1, -1, -1, 6, -1,
-                                      2, -1, -1, -1, -1, -1, -1, 5,  4,  3};
   for (s4::Squares near = attackers & r.adjacent[sq]; near != 0;) {
     const int n = s4::PopSquare(near);
     const s4::Cell c = board[n];
     // The piece on n steps back towards sq: the opposite of the direction sq -> n.
-    if ((s4::Tab().steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((kDir[n - sq + 10] + 4) & 7)) & 1)
+    if ((s4::Tab().steps[s4::TypeOf(c)][s4::FacingOf(c)] >>
+         ((Shogi4StepDirection(sq, n) + 4) & 7)) &
+        1)
       return true;
   }
   if (!(attackers & r.cross[sq])) return false;

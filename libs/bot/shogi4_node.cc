@@ -1,5 +1,9 @@
 #include "libs/bot/shogi4_node.h"
 
+#include <array>
+#include <bit>
+#include <cstring>
+
 #include "libs/bot/shogi4_attacks.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/tables.h"
@@ -18,9 +22,81 @@ int Shogi4Material(const s4::Position& pos, int seat) {
 
 namespace {
 
+// The counts of `near` (the owner's pieces, its king excepted) within 1 and 2 king steps of
+// `sq`, as Shogi4Sums::near holds them for a seat whose king stands on `sq`.
+void CountNear(const s4::Position& pos, int sq, int seat, Shogi4Sums& e) {
+  const Shogi4Near& nt = Shogi4NearTable();
+  for (int a = 0; a < s4::kSeats; ++a) {
+    for (int r = 0; r < 2; ++r) {
+      const s4::Squares near = pos.pieces[a] & nt.area[r][sq];
+      e.near[a][r][seat] =
+          static_cast<uint8_t>(Shogi4Popcount(near) - int((near >> pos.king[a]) & 1));
+    }
+  }
+  e.open[seat] =
+      static_cast<uint8_t>(Shogi4Popcount(Shogi4RayTable().adjacent[sq] & ~Shogi4Occupied(pos)));
+}
+
+// Bit b: `sq` is within one king step of seat b's king; bit 4 + b: within two (the layout of
+// an owner's counts in Shogi4Sums::near).
+unsigned ZoneOf(const s4::Position& p, int sq) {
+  static constexpr uint8_t kWithin[9] = {0x11, 0x11, 0x10};  // by distance: bits 0 and 4
+  const uint8_t* d = Shogi4NearTable().distance[sq];
+  return kWithin[d[p.king[0]]] | kWithin[d[p.king[1]]] << 1 | kWithin[d[p.king[2]]] << 2 |
+         kWithin[d[p.king[3]]] << 3;
+}
+
+// Byte i of kSpread[z]: bit i of z (a zone as counts to add).
+constexpr auto kSpread = [] {
+  std::array<uint64_t, 256> t{};
+  for (int z = 0; z < 256; ++z)
+    for (int i = 0; i < 8; ++i) t[z] |= uint64_t((z >> i) & 1) << (8 * i);
+  return t;
+}();
+
+// Adds `plus` and takes `minus` from the `size` (4 or 8) byte counts at `counts` at once,
+// byte by byte: every count stays within 0-255, so no byte carries into the next.
+static_assert(std::endian::native == std::endian::little, "counts as bytes of a word");
+void AddCounts(uint8_t* counts, int size, uint64_t plus, uint64_t minus) {
+  uint64_t v = 0;
+  std::memcpy(&v, counts, size);
+  v = v + plus - minus;
+  std::memcpy(counts, &v, size);
+}
+
+// The sums after `seat` moved a piece from `from` (-1: a drop) to `to`, taking `captured`
+// (0: none); `king`: the piece is its king. Before any mate (a mate counts again). A
+// square a piece leaves or takes is never a king's (but the moving king's own).
+void UpdateSums(Shogi4Node& node, int seat, int from, int to, s4::Cell captured, bool king) {
+  const s4::Position& p = node.pos;
+  Shogi4Sums& e = node.sums;
+  const unsigned zt = ZoneOf(p, to), zf = from >= 0 ? ZoneOf(p, from) : 0;
+  if (!king) AddCounts(&e.near[seat][0][0], 8, kSpread[zt], kSpread[zf]);  // (kings uncounted)
+  if (captured != 0 && s4::OwnerOf(captured) < s4::kSeats)
+    AddCounts(&e.near[s4::OwnerOf(captured)][0][0], 8, 0, kSpread[zt]);
+  // The empty squares beside each king: `from` emptied, `to` filled unless it was taken.
+  AddCounts(e.open, 4, kSpread[zf & 15], captured != 0 ? 0 : kSpread[zt & 15]);
+  if (king) CountNear(p, to, seat, e);  // everything around the king's new square
+}
+
+}  // namespace
+
+Shogi4Sums Shogi4SumsOf(const s4::Position& pos) {
+  Shogi4Sums e = {};
+  for (int b = 0; b < s4::kSeats; ++b) CountNear(pos, pos.king[b], b, e);
+  for (int i = 0; i < pos.n_elim; ++i) {
+    const int by = pos.mated_by[pos.elim[i]];
+    if (by >= 0 && by < s4::kSeats) ++e.mates[by];
+  }
+  return e;
+}
+
+namespace {
+
 void Recount(Shogi4Node& node) {
   node.checked = 0;
   node.sliders = Shogi4Sliders(node.pos);
+  node.sums = Shogi4SumsOf(node.pos);
   for (int s = 0; s < s4::kSeats; ++s) {
     node.material[s] = Shogi4Material(node.pos, s);
     if (node.pos.Alive(s) && Shogi4InCheck(node.pos, s)) node.checked |= 1u << s;
@@ -56,8 +132,7 @@ s4::Squares Pinned(const s4::Position& pos, int s, unsigned enemies) {
     const s4::Squares beyond = occupied & r.ray[own][i];
     if (beyond == 0) continue;
     const s4::Cell c = pos.board[Shogi4Nearest(beyond, i)];
-    if (s4::Slides(s4::TypeOf(c)) && ((enemies >> s4::OwnerOf(c)) & 1))
-      pinned |= s4::SquareBit(own);
+    if (s4::Slides(s4::TypeOf(c)) && ((enemies >> s4::OwnerOf(c)) & 1)) pinned |= Shogi4Bit(own);
   }
   return pinned;
 }
@@ -73,9 +148,9 @@ s4::Squares Pinned(const s4::Position& pos, int s, unsigned enemies) {
   const int type = s4::TypeOf(c), f = s4::FacingOf(c);
   if (test_king) {
     // The position after the move, from its square sets: `from` empty, `to` ours.
-    const s4::Squares to_bit = s4::SquareBit(to);
+    const s4::Squares to_bit = Shogi4Bit(to);
     if (Shogi4AttackedFrom(pos.board, type == s4::kKing ? to : pos.king[s], enemy & ~to_bit,
-                           (occupied & ~s4::SquareBit(from)) | to_bit))
+                           (occupied & ~Shogi4Bit(from)) | to_bit))
       return;
   }
   const bool pawn = type == s4::kPawn;
@@ -94,11 +169,11 @@ bool KingCanStep(const s4::Position& pos, int s) {
   const int ksq = pos.king[s];
   const s4::Squares occupied = Shogi4Occupied(pos), enemy = Shogi4PiecesOf(pos, pos.Enemies(s));
   s4::Squares kings = 0;
-  for (int o = 0; o < s4::kSeats; ++o) kings |= s4::SquareBit(pos.king[o]);
-  const s4::Squares vacated = occupied & ~s4::SquareBit(ksq);
+  for (int o = 0; o < s4::kSeats; ++o) kings |= Shogi4Bit(pos.king[o]);
+  const s4::Squares vacated = occupied & ~Shogi4Bit(ksq);
   for (s4::Squares steps = Shogi4RayTable().adjacent[ksq] & ~pos.pieces[s] & ~kings; steps != 0;) {
     const int to = s4::PopSquare(steps);
-    const s4::Squares bit = s4::SquareBit(to);
+    const s4::Squares bit = Shogi4Bit(to);
     if (!Shogi4AttackedFrom(pos.board, to, enemy & ~bit, vacated | bit)) return true;
   }
   return false;
@@ -113,7 +188,10 @@ Shogi4Node Shogi4NodeOf(const s4::Position& pos) {
   return node;
 }
 
-void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
+namespace {
+
+// Shogi4Make, recording in `u` (if not null) the square sets before a mate.
+[[gnu::always_inline]] inline void Make(Shogi4Node& node, int seat, s4::Move m, Shogi4Undo* u) {
   s4::Position& p = node.pos;
   p.to_move = static_cast<int8_t>(seat);
   const int to = s4::MoveTo(m);
@@ -133,23 +211,28 @@ void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
     }
   }
   const int from = s4::IsDrop(m) ? -1 : s4::MoveFrom(m);
+  const s4::Cell captured = from >= 0 ? p.board[to] : 0;
+  const bool king = from >= 0 && s4::TypeOf(p.board[from]) == s4::kKing;
   s4::DoMove(p, m);
+  UpdateSums(node, seat, from, to, captured, king);
   const bool slider = s4::Slides(s4::TypeOf(p.board[to]));
   // The piece on `to` replaced any captured one; `from` is empty (a mate recounts).
-  node.sliders &= ~(s4::SquareBit(to) | (from >= 0 ? s4::SquareBit(from) : 0));
-  if (slider) node.sliders |= s4::SquareBit(to);
+  node.sliders &= ~(Shogi4Bit(to) | (from >= 0 ? Shogi4Bit(from) : 0));
+  if (slider) node.sliders |= Shogi4Bit(to);
   // Which seats are in check: only one in check before or whose king the move touches (a
   // step from `to`, a slider on its lines, a line opened at `from`: the only sliders are
   // orthogonal) needs the attack test. The mover's move was legal.
-  const Shogi4Rays& rays = Shogi4RayTable();
+  const Shogi4Near& nt = Shogi4NearTable();
+  const uint8_t* touch_to = nt.touch[to];
+  const uint8_t* touch_from = nt.touch[from >= 0 ? from : to];
+  const unsigned to_mask = slider ? 3 : 1, from_mask = from >= 0 ? 2 : 0;
   const s4::Squares occupied = Shogi4Occupied(p), alive = Shogi4PiecesOf(p, p.alive);
   unsigned checked = 0;
   for (int t = 0; t < s4::kSeats; ++t) {
     if (t == seat || !p.Alive(t)) continue;
     const int k = p.king[t];
-    const bool touched = ((node.checked >> t) & 1) || ((rays.adjacent[k] >> to) & 1) ||
-                         (slider && ((rays.cross[k] >> to) & 1)) ||
-                         (from >= 0 && ((rays.cross[k] >> from) & 1));
+    const bool touched = ((node.checked >> t) & 1) || (touch_to[k] & to_mask) != 0 ||
+                         (touch_from[k] & from_mask) != 0;
     if (touched && Shogi4AttackedFrom(p.board, k, alive & ~p.pieces[t], occupied))
       checked |= 1u << t;
   }
@@ -166,14 +249,29 @@ void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
     if (p.Alive(t)) first = t;
   }
   if (first < 0) first = seat;
+  if (!check) {
+    // No seat in check: the picked seat is not asked (see Shogi4MateStuck), so Resolve
+    // would only pick it and apply the move limit.
+    p.to_move = static_cast<int8_t>(first);
+    if (p.rules.move_limit != 0 && p.ply >= p.rules.move_limit) p.over = s4::EndReason::kMoveLimit;
+    node.in_check = false;
+    return;
+  }
   const int mates = p.n_elim;
   bool asked = false;
   s4::Resolve(
       p,
       [&](const s4::Position& q, int s) {
-        if (asked) return s4::HasLegalMove(q, s);
-        asked = true;
-        return !check || KingCanStep(q, s) || s4::HasLegalMove(q, s, true, true);
+        bool has;
+        if (asked) {
+          has = s4::HasLegalMove(q, s);
+        } else {
+          asked = true;
+          has = KingCanStep(q, s) || s4::HasLegalMove(q, s, true, true);
+        }
+        if (!has && u != nullptr && q.n_elim == mates)
+          std::memcpy(u->mated_pieces, q.pieces, sizeof q.pieces);
+        return has;
       },
       [](int, int, int) {}, first);
   if (p.n_elim != mates) {
@@ -181,6 +279,62 @@ void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) {
   } else {
     node.in_check = check;
   }
+}
+
+}  // namespace
+
+void Shogi4Make(Shogi4Node& node, int seat, s4::Move m) { Make(node, seat, m, nullptr); }
+
+void Shogi4Make(Shogi4Node& node, int seat, s4::Move m, Shogi4Undo* u) {
+  const s4::Position& p = node.pos;
+  u->sliders = node.sliders;
+  std::memcpy(u->material, node.material, sizeof u->material);
+  u->checked = node.checked;
+  u->in_check = node.in_check;
+  u->sums = node.sums;
+  u->to = static_cast<uint8_t>(s4::MoveTo(m));
+  u->from = static_cast<uint8_t>(s4::MoveFrom(m));
+  u->to_cell = p.board[u->to];
+  u->from_cell = s4::IsDrop(m) ? 0 : p.board[u->from];
+  std::memcpy(u->tail, reinterpret_cast<const char*>(&p) + Shogi4Undo::kTailStart,
+              Shogi4Undo::kTailBytes);
+  Make(node, seat, m, u);
+}
+
+void Shogi4Unmake(Shogi4Node& node, const Shogi4Undo& u) {
+  s4::Position& p = node.pos;
+  // A mate made by the move (Eliminate passed the mated seat's pieces on, type and facing
+  // kept, and emptied its hand): the square sets as they were after the move, and the
+  // mated seats' pieces their own again.
+  const int n_elim_was = u.tail[offsetof(s4::Position, n_elim) - Shogi4Undo::kTailStart];
+  if (p.n_elim != n_elim_was) {
+    for (int i = n_elim_was; i < p.n_elim; ++i) {
+      const int s = p.elim[i];
+      for (s4::Squares b = u.mated_pieces[s]; b != 0;) {
+        const int sq = s4::PopSquare(b);
+        const s4::Cell c = p.board[sq];
+        p.board[sq] = s4::MakeCell(s4::TypeOf(c), s, s4::FacingOf(c));
+      }
+    }
+    std::memcpy(p.pieces, u.mated_pieces, sizeof p.pieces);
+  }
+  // The move itself (DoMove's changes, by the seat that made it).
+  const int s = p.last_mover;
+  const s4::Squares to_bit = Shogi4Bit(u.to);
+  if (u.from == s4::kNoSquare) {
+    p.pieces[s] &= ~to_bit;
+  } else {
+    p.pieces[s] ^= Shogi4Bit(u.from) | to_bit;
+    if (u.to_cell != 0) p.pieces[s4::OwnerOf(u.to_cell)] |= to_bit;
+    p.board[u.from] = u.from_cell;
+  }
+  p.board[u.to] = u.to_cell;
+  std::memcpy(reinterpret_cast<char*>(&p) + Shogi4Undo::kTailStart, u.tail, Shogi4Undo::kTailBytes);
+  node.sliders = u.sliders;
+  std::memcpy(node.material, u.material, sizeof u.material);
+  node.checked = u.checked;
+  node.in_check = u.in_check;
+  node.sums = u.sums;
 }
 
 void Shogi4MateStuck(Shogi4Node& node) {
@@ -199,7 +353,7 @@ void Shogi4BoardMoves(const s4::Position& pos, int s, bool in_check, s4::Squares
     const int from = s4::PopSquare(own);
     const s4::Cell c = pos.board[from];
     const int type = s4::TypeOf(c), f = s4::FacingOf(c);
-    const bool test_king = in_check || type == s4::kKing || (pinned & s4::SquareBit(from)) != 0;
+    const bool test_king = in_check || type == s4::kKing || (pinned & Shogi4Bit(from)) != 0;
     auto try_to = [&](int to) {
       AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy, out);
     };
@@ -243,7 +397,7 @@ void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats
   s4::Squares reach = Shogi4Dilate(movers);
   for (s4::Squares b = movers & sliders; b != 0;) reach |= rays.cross[s4::PopSquare(b)];
   targets &= occupied & reach;
-  for (int o = 0; o < s4::kSeats; ++o) targets &= ~s4::SquareBit(pos.king[o]);
+  for (int o = 0; o < s4::kSeats; ++o) targets &= ~Shogi4Bit(pos.king[o]);
   s4::Squares pinned[s4::kSeats], enemy[s4::kSeats];
   unsigned have_pinned = 0;
   for (s4::Squares b = targets; b != 0;) {
@@ -259,7 +413,7 @@ void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats
       }
       have_pinned |= 1u << s;
       const bool test_king =
-          in_check || s4::TypeOf(c) == s4::kKing || (pinned[s] & s4::SquareBit(from)) != 0;
+          in_check || s4::TypeOf(c) == s4::kKing || (pinned[s] & Shogi4Bit(from)) != 0;
       AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy[s], out);
     };
     // Pieces one step away that step onto `to`.
@@ -285,7 +439,7 @@ void Shogi4CapturesFrom(const s4::Position& pos, s4::Squares sliders, unsigned s
   const Shogi4Rays& rays = Shogi4RayTable();
   const s4::Squares occupied = Shogi4Occupied(pos);
   s4::Squares kings = 0;
-  for (int o = 0; o < s4::kSeats; ++o) kings |= s4::SquareBit(pos.king[o]);
+  for (int o = 0; o < s4::kSeats; ++o) kings |= Shogi4Bit(pos.king[o]);
   targets &= occupied & ~kings;
   for (int k = 0; k < s4::kSeats; ++k) {
     const int s = (first + k) & 3;
@@ -303,13 +457,8 @@ void Shogi4CapturesFrom(const s4::Position& pos, s4::Squares sliders, unsigned s
       // Steps onto a target: the step set against the targets, then by direction.
       unsigned step_dirs = 0;  // bit d: the step in direction d takes
       const int f = s4::FacingOf(c);
-      if (const s4::Squares hits = rays.step[type][f][from] & theirs; hits != 0) {
-        const uint8_t dirs = t.steps[type][f];
-        for (int d = 0; d < 8; ++d) {
-          const int to = t.next[from][d];
-          if (((dirs >> d) & 1) && to != s4::kNoSquare && ((hits >> to) & 1)) step_dirs |= 1u << d;
-        }
-      }
+      for (s4::Squares hits = rays.step[type][f][from] & theirs; hits != 0;)
+        step_dirs |= 1u << Shogi4StepDirection(from, s4::PopSquare(hits));
       int slide_to[4] = {s4::kNoSquare, s4::kNoSquare, s4::kNoSquare, s4::kNoSquare};
       bool slides = false;
       if (s4::Slides(type)) {
@@ -329,10 +478,9 @@ void Shogi4CapturesFrom(const s4::Position& pos, s4::Squares sliders, unsigned s
       }
       if (test_king && !have_enemy) enemy = Shogi4PiecesOf(pos, pos.Enemies(s)), have_enemy = true;
       // Shogi4BoardMoves's order: steps by direction, then slides by direction.
-      for (int d = 0; d < 8; ++d) {
-        if ((step_dirs >> d) & 1)
-          AddBoardMove(pos, s, c, from, t.next[from][d], test_king, occupied, enemy, out);
-      }
+      for (unsigned d = step_dirs; d != 0; d &= d - 1)
+        AddBoardMove(pos, s, c, from, t.next[from][__builtin_ctz(d)], test_king, occupied, enemy,
+                     out);
       for (int i = 0; i < 4 && slides; ++i) {
         if (slide_to[i] != s4::kNoSquare)
           AddBoardMove(pos, s, c, from, slide_to[i], test_king, occupied, enemy, out);
@@ -369,8 +517,7 @@ void Shogi4Drops(const s4::Position& pos, int s, bool in_check, s4::Squares squa
         if (t.last[s][to] || ((pawn_lines >> t.line[s][to]) & 1)) continue;
         if (pos.rules.pawn_before_flipped && FlippedAhead(pos, to, s)) continue;
       }
-      if (in_check && Shogi4AttackedFrom(pos.board, ksq, enemy, occupied | s4::SquareBit(to)))
-        continue;
+      if (in_check && Shogi4AttackedFrom(pos.board, ksq, enemy, occupied | Shogi4Bit(to))) continue;
       if (type == s4::kPawn) {
         // Pawn-drop mate: the engine's own test (can the king's owner answer?).
         const int n = t.next[to][s4::Forward(s)];
@@ -378,7 +525,7 @@ void Shogi4Drops(const s4::Position& pos, int s, bool in_check, s4::Squares squa
         if (s4::TypeOf(k) == s4::kKing && s4::OwnerOf(k) != s && pos.Alive(s4::OwnerOf(k))) {
           s4::Position w = pos;
           w.board[to] = c;
-          w.pieces[s] |= s4::SquareBit(to);
+          w.pieces[s] |= Shogi4Bit(to);
           --w.hand[s][s4::HandIndex(s4::kPawn)];
           if (!s4::HasLegalMove(w, s4::OwnerOf(k), false)) continue;
         }

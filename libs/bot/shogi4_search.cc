@@ -1,18 +1,14 @@
 // Four-player shogi behind ChooseMove: an alpha-beta search on the engine's own position
-// (copy-make through Shogi4Node, shogi4_node.h: the engine's move, check priority, mates
-// and piece transfer; material and the check flag kept per move). Level 10 uses best-reply
+// (moves made on one Shogi4Node and taken back, shogi4_node.h: the engine's move, check
+// priority, mates and piece transfer; material, the check flags and the evaluation's board
+// sums kept per move). Level 10 uses best-reply
 // search (only the strongest reply of any rival is played between two of our moves); the
 // lower levels a paranoid search (every other seat, in turn, plays against the bot).
 // Iterative deepening, captures first (most valuable victim), a beam of quiet moves at
 // inner nodes (drops make the tree very wide), and a short capture-only quiescence search.
-// The evaluation counts material on the board and in hand (hand pieces a little more: they
-// drop anywhere), mates made, pressure on the other kings (our pieces near them, checks)
-// and the safety of our own king; level 10 also counts drop threats (silvers, golds and
-// rooks in hand against the empty squares beside a king: ours against each rival's king,
-// the rivals' against ours) and our pieces near a rival's king half (they help the other
-// rivals mate it as much as us). The repetition rule needs the game's history, so the root
-// move is checked against the game itself and the next best is taken if the rule forbids
-// it.
+// The evaluation and its terms: shogi4_eval.h. The repetition rule needs the game's
+// history, so the root move is checked against the game itself and the next best is taken
+// if the rule forbids it.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -23,6 +19,7 @@
 #include "libs/bot/choosers.h"
 #include "libs/bot/levels.h"
 #include "libs/bot/shogi4_attacks.h"
+#include "libs/bot/shogi4_eval.h"
 #include "libs/bot/shogi4_node.h"
 #include "libs/shogi4/game.h"
 #include "libs/shogi4/movegen.h"
@@ -35,39 +32,14 @@ namespace {
 namespace s4 = shogi4;
 
 constexpr int kInf = 1 << 30;
-constexpr int kWin = 200000;
+constexpr int kWin = kShogi4Win;
 constexpr int kMaxPly = 32;
 constexpr const int* kBoardValue = kShogi4BoardValue;
-constexpr int kMateBonus = 6000;
 // Order keys of captures start here; every quiet move's key is below.
 constexpr int kCaptureKey = 10000;
 constexpr int kKeyBias = 1 << 20;  // makes every order key positive
-// A game over with us second, on the scale of the running evaluation (see Eval).
-constexpr int kSecondPlace = 2000;
-// Drop threats (Eval): per point of a hand (HandThreat, at most kMaxHandThreat) and empty
-// square beside a king.
-constexpr int kDropThreat = 4;
-constexpr int kMaxHandThreat = 6;
 
-// Squares within one and two king steps of each square, and the king steps between two
-// squares.
-struct NearAreas {
-  s4::Squares area[2][s4::kSquares];
-  uint8_t distance[s4::kSquares][s4::kSquares];
-};
-const NearAreas kNear = [] {
-  NearAreas n{};
-  for (int sq = 0; sq < s4::kSquares; ++sq) {
-    for (int t = 0; t < s4::kSquares; ++t) {
-      const int d = std::max(std::abs(s4::RankOf(sq) - s4::RankOf(t)),
-                             std::abs(s4::ColOf(sq) - s4::ColOf(t)));
-      for (int r = 1; r <= 2; ++r)
-        if (d <= r) n.area[r - 1][sq] |= s4::SquareBit(t);
-      n.distance[sq][t] = static_cast<uint8_t>(d);
-    }
-  }
-  return n;
-}();
+const Shogi4Near& kNear = Shogi4NearTable();
 
 class Shogi4Searcher {
  public:
@@ -92,11 +64,15 @@ class Shogi4Searcher {
     std::vector<std::pair<int, s4::Move>> ranked;
     for (size_t i = 0; i < moves.size(); ++i) ranked.push_back({0, moves[i].m});
     *depth = 0;
+    node_ = root;
     for (int d = 1; d <= max_depth_; ++d) {
       std::vector<std::pair<int, s4::Move>> next;
       int alpha = -kInf;
       for (const auto& [unused, m] : ranked) {
-        const int s = Search(Child(root, {0, me_, m}), d - 1, alpha, kInf, 1) + Noise(m);
+        Shogi4Undo undo;
+        Play({0, me_, m}, &undo);
+        const int s = Search(d - 1, alpha, kInf, 1) + Noise(m);
+        Shogi4Unmake(node_, undo);
         if (stop_) break;
         next.push_back({s, m});
         alpha = std::max(alpha, s);
@@ -132,82 +108,7 @@ class Shogi4Searcher {
     return int((z >> 17) % uint64_t(2 * noise_ + 1)) - noise_;
   }
 
-  int Eval(const Shogi4Node& node) const {
-    const s4::Position& pos = node.pos;
-    if (pos.over != s4::EndReason::kNone) {
-      const auto places = s4::Places(pos);
-      // A game ended with us second is worth less than a running one where we lead by a
-      // mate: scored as a near-win, the rivals' side never chose it, so the search did
-      // not see a rival's second mate coming (nor avoid making the second mate itself
-      // when that leaves us behind on pieces). Best-reply only: the lower levels stay as
-      // they were measured.
-      if (brs_ && places[me_] == 2) return kSecondPlace;
-      return kWin * (5 - 2 * places[me_]) / 3;
-    }
-    if (!pos.Alive(me_)) return -kWin;
-    const int* mat = node.material;
-    const s4::Squares occupied = Shogi4Occupied(pos);
-    const Shogi4Rays& rays = Shogi4RayTable();
-    int others = 0, n = 0, pressure = 0, rival_mates = 0, rival_hands = 0;
-    // Level 10's terms (the lower levels stay as they were measured): drop threats, and our
-    // pieces near a rival's king counted half (they help the other rivals mate it too).
-    const int drop_threat = brs_ ? kDropThreat : 0;
-    const int near_weight = brs_ ? 5 : 10;
-    int mates[s4::kSeats] = {};  // Position::MatesMade of each seat, in one pass
-    for (int i = 0; i < pos.n_elim; ++i) {
-      const int by = pos.mated_by[pos.elim[i]];
-      if (by >= 0 && by < s4::kSeats) ++mates[by];
-    }
-    for (int o = 0; o < s4::kSeats; ++o) {
-      if (o == me_ || !pos.Alive(o)) continue;
-      others += mat[o];
-      ++n;
-      rival_mates = std::max(rival_mates, mates[o]);
-      // Our pieces near their king, and checks: mating chances. (Board lookups only: the
-      // attack test is the costly part of a node, so it is used once per king.)
-      pressure += near_weight * Near(pos, pos.king[o], me_, 2);
-      // Drops make mates: our hand against the empty squares beside their king.
-      pressure += drop_threat * std::min(HandThreat(pos, me_), kMaxHandThreat) *
-                  Popcount(rays.adjacent[pos.king[o]] & ~occupied);
-      rival_hands += HandThreat(pos, o);
-      // (A seat not in check is not attacked by us: the node's check set answers first.)
-      if (((node.checked >> o) & 1) &&
-          Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me_], occupied))
-        pressure += 40;
-    }
-    // Enemies around our king hurt, our own pieces beside it (a wall) help.
-    // (Their pieces near it less their kings, counted over their sets at once.)
-    const int k = pos.king[me_];
-    const s4::Squares area = kNear.area[1][k];
-    const unsigned rivals = pos.Enemies(me_);
-    int enemies = Popcount(Shogi4PiecesOf(pos, rivals) & area);
-    for (int o = 0; o < s4::kSeats; ++o)
-      enemies -= int(((rivals >> o) & 1) && ((area >> pos.king[o]) & 1));
-    const int safety = 8 * Near(pos, k, me_, 1) - 12 * enemies -
-                       drop_threat * std::min(rival_hands, kMaxHandThreat) *
-                           Popcount(rays.adjacent[k] & ~occupied);
-    // Survivors are ranked by mates made first: a rival's mate costs us a place.
-    return mat[me_] - (n ? others / n : 0) + kMateBonus * (mates[me_] - rival_mates) + pressure +
-           safety;
-  }
-
-  // What `seat`'s hand threatens by drops: a point per silver or gold, two per rook.
-  static int HandThreat(const s4::Position& pos, int seat) {
-    const uint8_t* h = pos.hand[seat];
-    return h[s4::HandIndex(s4::kSilver)] + h[s4::HandIndex(s4::kGold)] +
-           2 * h[s4::HandIndex(s4::kRook)];
-  }
-
-  // Pieces of `owner` (kings excluded) within `r` (1 or 2) squares (king steps) of `sq`:
-  // the owner's square set within the area, less its king (the only king it owns).
-  static int Near(const s4::Position& pos, int sq, int owner, int r) {
-    const s4::Squares area = kNear.area[r - 1][sq];
-    const s4::Squares mine = pos.pieces[owner] & area;
-    return Popcount(mine) - int((mine >> pos.king[owner]) & 1);
-  }
-  static int Popcount(s4::Squares b) {
-    return __builtin_popcountll(uint64_t(b)) + __builtin_popcountll(uint64_t(b >> 64));
-  }
+  int Eval(const Shogi4Node& node) const { return Shogi4Evaluate(node, me_, brs_); }
 
   bool Tick() {
     ++nodes_;
@@ -277,10 +178,8 @@ class Shogi4Searcher {
     const s4::Squares near = merged ? kNear.area[1][pos.king[me_]] : 0;
     int n_captures = 0, plain[2] = {0, 0};
     s4::MoveList& list = *lists_[ply];
-    auto add = [&](int seat_or_owner) {  // -1: the owner of the moved piece
+    auto add = [&](int seat) {
       for (s4::Move m : list) {
-        const int seat =
-            seat_or_owner >= 0 ? seat_or_owner : s4::OwnerOf(pos.board[s4::MoveFrom(m)]);
         const s4::Cell victim = s4::IsDrop(m) ? 0 : pos.board[s4::MoveTo(m)];
         if (stage == Stage::kQuiescence && merged && s4::OwnerOf(victim) != me_) continue;
         if (stage == Stage::kQuiets && victim != 0) continue;  // (the engine's pairs list)
@@ -292,6 +191,16 @@ class Shogi4Searcher {
         out->cands.push_back({key, seat, m});
         n_captures += key >= kCaptureKey;
       }
+    };
+    // A capture generator's list (every move takes a piece of the node's victims): the
+    // same keys and order as `add`, without its filters.
+    auto add_captures = [&] {
+      for (s4::Move m : list) {
+        const int key = CaptureKey(pos, m);
+        out->order.push_back(uint64_t(key + kKeyBias) << 32 | ~uint32_t(out->cands.size()));
+        out->cands.push_back({key, s4::OwnerOf(pos.board[s4::MoveFrom(m)]), m});
+      }
+      n_captures += list.size;
     };
     auto for_seats = [&](auto&& generate) {
       for (int k = 0; k < s4::kSeats; ++k) {
@@ -306,7 +215,7 @@ class Shogi4Searcher {
       // Every rival's captures of our pieces at once (no rival is in check).
       list.size = 0;
       Shogi4Captures(pos, node.sliders, pos.Enemies(me_), false, pos.pieces[me_], &list);
-      add(-1);
+      add_captures();
     } else if (captures && !pairs) {
       // Every seat's captures at once, found through step and ray sets, in the order of
       // the generation seat by seat (ties of the order keys are broken by it).
@@ -315,7 +224,7 @@ class Shogi4Searcher {
         if (merged ? s != me_ && pos.Alive(s) : s == t) seats |= 1u << s;
       list.size = 0;
       Shogi4CapturesFrom(pos, node.sliders, seats, t, check, occupied, &list);
-      add(-1);
+      add_captures();
     } else {
       for_seats([&](int seat) {
         if (pairs) {
@@ -344,32 +253,45 @@ class Shogi4Searcher {
     }
   }
 
+  static int CaptureKey(const s4::Position& pos, s4::Move m) {
+    return kCaptureKey + kBoardValue[s4::TypeOf(pos.board[s4::MoveTo(m)])] +
+           (s4::IsPromotion(m) ? 500 : 0);
+  }
   // Captures first (most valuable victim), then promotions, board moves, drops. Under
   // best-reply the rivals' quiet moves share one beam, so those that come near our king
   // (attacks, mating nets) go first.
   int OrderKey(const s4::Position& pos, s4::Move m, int seat) const {
     const s4::Cell victim = pos.board[s4::MoveTo(m)];
-    int key = victim ? kCaptureKey + kBoardValue[s4::TypeOf(victim)] : 0;
+    if (victim) return CaptureKey(pos, m);
+    int key = 0;
     if (s4::IsPromotion(m)) key += 500;
     if (s4::IsDrop(m)) key -= 100;
-    if (brs_ && seat != me_ && !victim) {
+    if (brs_ && seat != me_) {
       const int d = kNear.distance[pos.king[me_]][s4::MoveTo(m)];
       if (d <= 2) key += 1000 - 100 * d;
     }
     return key;
   }
 
-  Shogi4Node Child(const Shogi4Node& node, const Cand& c) const {
-    Shogi4Node child = node;
-    Shogi4Make(child, c.seat, c.m);
-    // Best-reply: after a rival's move we play next unless a seat in check must answer
-    // (then no seat is in check: check priority would have picked it, us included).
+  // Best-reply: after a rival's move we play next unless a seat in check must answer
+  // (then no seat is in check: check priority would have picked it, us included).
+  void AfterMove(Shogi4Node& child, const Cand& c) const {
     s4::Position& p = child.pos;
     if (brs_ && c.seat != me_ && p.over == s4::EndReason::kNone && p.Alive(me_) &&
         p.to_move != me_ && !child.in_check) {
       p.to_move = static_cast<int8_t>(me_);
     }
+  }
+  Shogi4Node Child(const Shogi4Node& node, const Cand& c) const {
+    Shogi4Node child = node;
+    Shogi4Make(child, c.seat, c.m);
+    AfterMove(child, c);
     return child;
+  }
+  // Plays `c` on the searched node (Shogi4Unmake(node_, *undo) takes it back).
+  void Play(const Cand& c, Shogi4Undo* undo) {
+    Shogi4Make(node_, c.seat, c.m, undo);
+    AfterMove(node_, c);
   }
 
   // Takes a child's score `s` into the node's best and window; true on a cutoff.
@@ -384,11 +306,13 @@ class Shogi4Searcher {
     return *alpha >= *beta;
   }
 
-  int Search(const Shogi4Node& node, int depth, int alpha, int beta, int ply) {
+  // The searched node is node_ (moves made on it and taken back).
+  int Search(int depth, int alpha, int beta, int ply) {
     if (Tick()) return 0;
+    const Shogi4Node& node = node_;
     const s4::Position& pos = node.pos;
     if (pos.over != s4::EndReason::kNone || !pos.Alive(me_)) return Eval(node);
-    if (depth <= 0 || ply >= kMaxPly - 1) return Quiesce(node, alpha, beta, ply, 0);
+    if (depth <= 0 || ply >= kMaxPly - 1) return Quiesce(alpha, beta, ply, 0);
     const bool maxing = pos.to_move == me_;
     const int beam = maxing ? 40 : 24;  // quiet moves searched
     Moves& moves = moves_[ply];
@@ -406,13 +330,18 @@ class Shogi4Searcher {
           if (maxing) return -kWin;
           if (Merged(node)) return Eval(node);
           // A seat not in check without a move (Shogi4Make did not ask): the engine mates it.
-          Shogi4Node next = node;
-          Shogi4MateStuck(next);
-          return Search(next, depth, alpha, beta, ply);
+          const Shogi4Node before = node_;
+          Shogi4MateStuck(node_);
+          const int s = Search(depth, alpha, beta, ply);
+          node_ = before;
+          return s;
         }
       }
       for (size_t i = 0; i < moves.size() && (stage == 0 || int(i) < beam); ++i) {
-        const int s = Search(Child(node, moves[i]), depth - 1, alpha, beta, ply + 1);
+        Shogi4Undo undo;
+        Play(moves[i], &undo);
+        const int s = Search(depth - 1, alpha, beta, ply + 1);
+        Shogi4Unmake(node_, undo);
         if (stop_) return 0;
         if (Better(maxing, s, &best, &alpha, &beta)) return best;
       }
@@ -420,7 +349,8 @@ class Shogi4Searcher {
     return best;
   }
 
-  int Quiesce(const Shogi4Node& node, int alpha, int beta, int ply, int qdepth) {
+  int Quiesce(int alpha, int beta, int ply, int qdepth) {
+    const Shogi4Node& node = node_;
     const s4::Position& pos = node.pos;
     const int stand = Eval(node);
     if (pos.over != s4::EndReason::kNone || !pos.Alive(me_) || qdepth >= 3 || ply >= kMaxPly - 1)
@@ -440,7 +370,10 @@ class Shogi4Searcher {
     for (size_t i = 0; i < caps.size(); ++i) {
       const Cand& c = caps[i];
       if (Tick()) return 0;
-      const int s = Quiesce(Child(node, c), alpha, beta, ply + 1, qdepth + 1);
+      Shogi4Undo undo;
+      Play(c, &undo);
+      const int s = Quiesce(alpha, beta, ply + 1, qdepth + 1);
+      Shogi4Unmake(node_, undo);
       if (stop_) return 0;
       if (Better(maxing, s, &best, &alpha, &beta)) break;
     }
@@ -455,6 +388,7 @@ class Shogi4Searcher {
   SearchClock clock_;
   uint64_t nodes_ = 0;
   bool stop_ = false;
+  Shogi4Node node_;  // the node searched: the root with the current line's moves made
   std::unique_ptr<s4::MoveList> lists_[kMaxPly];
   Moves moves_[kMaxPly];  // each ply's moves (kept: no allocation per node)
 };

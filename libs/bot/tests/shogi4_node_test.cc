@@ -1,6 +1,6 @@
 // The four-player shogi search's node (shogi4_node.h) held to the engine on random playouts
 // of every rule variant (singles and pairs, both endings, ownerless pieces, the flipped-king
-// pawn rule), thousands of positions with drops, promotions, checks and mated seats:
+// pawn rule, a move limit), thousands of positions with drops, promotions, checks and mated seats:
 // - its generator move for move and in order against shogi4::GenerateLegal (board moves
 //   then drops) and shogi4::GenerateCaptures, for every seat still playing, and onto
 //   random target and drop square sets against the engine's list filtered to them; its
@@ -8,8 +8,11 @@
 //   from the movers (Shogi4CapturesFrom) move for move and in order;
 // - its move step against shogi4::MakeMove for a random move of every seat still playing:
 //   the same position, or (a seat picked while not in check has no legal move) the same
-//   after Shogi4MateStuck; its material against a count from scratch, its check flag
-//   against the engine's InCheck.
+//   after Shogi4MateStuck; its material, its evaluation's board sums and the evaluation
+//   for every seat against counts from scratch, its check flag against the engine's
+//   InCheck; the step taken back (Shogi4Unmake) gives the node it
+//   was made on, and so do whole playouts (captures, drops, promotions, mates) made on
+//   one node and taken back move by move.
 #include "libs/bot/shogi4_node.h"
 
 #include <gtest/gtest.h>
@@ -20,6 +23,7 @@
 #include <vector>
 
 #include "libs/bot/shogi4_attacks.h"
+#include "libs/bot/shogi4_eval.h"
 #include "libs/shogi4/movegen.h"
 #include "libs/shogi4/position.h"
 
@@ -87,12 +91,31 @@ void ExpectNodeMatches(const Shogi4Node& node, const char* where) {
     ASSERT_EQ(((node.sliders >> sq) & 1) != 0, c != 0 && s4::Slides(s4::TypeOf(c)))
         << where << " square " << sq;
   }
+  const Shogi4Sums sums = Shogi4SumsOf(node.pos);
+  ASSERT_EQ(std::memcmp(&node.sums, &sums, sizeof sums), 0) << where;
+  // The evaluation from the sums kept per move against the one counted from scratch.
+  for (int me = 0; me < s4::kSeats; ++me) {
+    for (bool brs : {false, true}) {
+      ASSERT_EQ(Shogi4Evaluate(node, me, brs), Shogi4EvaluateFromScratch(node.pos, me, brs))
+          << where << " me " << me << " brs " << brs;
+    }
+  }
+}
+
+// Everything a node holds, position and sums, the same (the rules never change).
+void ExpectSameNode(const Shogi4Node& a, const Shogi4Node& b, const char* where) {
+  ASSERT_TRUE(Same(a.pos, b.pos)) << where;
+  ASSERT_EQ(std::memcmp(a.material, b.material, sizeof a.material), 0) << where;
+  ASSERT_EQ(a.in_check, b.in_check) << where;
+  ASSERT_EQ(a.checked, b.checked) << where;
+  ASSERT_TRUE(a.sliders == b.sliders) << where;
+  ASSERT_EQ(std::memcmp(&a.sums, &b.sums, sizeof a.sums), 0) << where;
 }
 
 TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
   std::mt19937_64 rng(2027);
   int positions = 0, drops = 0, promotions = 0, in_check = 0, mates = 0, stuck = 0, eliminated = 0,
-      steps = 0, captures = 0;
+      steps = 0, captures = 0, line_moves = 0, line_mates = 0, move_limits = 0;
   for (int variant = 0; variant < 8; ++variant) {
     s4::Rules rules;
     rules.format = variant & 1 ? s4::Format::kPairs : s4::Format::kSingles;
@@ -101,7 +124,17 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
     rules.pawn_before_flipped = (variant >> 1) & 1;
     const bool pairs = rules.format == s4::Format::kPairs;
     for (int game = 0; game < 10; ++game) {
-      s4::Position pos = s4::StartPosition(rules, game & 3);
+      // Every fifth game under a move limit that its playout reaches.
+      s4::Rules game_rules = rules;
+      if (game % 5 == 4) game_rules.move_limit = 40;
+      s4::Position pos = s4::StartPosition(game_rules, game & 3);
+      // The playout made on one node with undo records (as the search makes a line), while
+      // Shogi4Make gives the engine's position (not after a stuck seat, which the search
+      // mates on a copy); then taken back move by move to the start.
+      Shogi4Node line = Shogi4NodeOf(pos);
+      std::vector<Shogi4Node> line_before;
+      std::vector<Shogi4Undo> line_undo;
+      bool following = true;
       for (int ply = 0; ply < 300 && pos.over == s4::EndReason::kNone; ++ply) {
         ++positions;
         eliminated += pos.n_elim > 0;
@@ -137,6 +170,15 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
             }
             ASSERT_TRUE(Same(node.pos, engine)) << "variant " << variant << " ply " << ply;
             ++steps;
+            // The same step made with an undo record, the seat to move changed as best-reply
+            // does, then taken back: the node as it was.
+            const Shogi4Node before = Shogi4NodeOf(from);
+            Shogi4Node made = before;
+            Shogi4Undo undo;
+            Shogi4Make(made, seat, m, &undo);
+            made.pos.to_move = static_cast<int8_t>((made.pos.to_move + 1) & 3);
+            Shogi4Unmake(made, undo);
+            ASSERT_NO_FATAL_FAILURE(ExpectSameNode(made, before, "unmade"));
           }
           if (pairs) continue;  // the search generates pairs moves with the engine
           const s4::Squares others = occupied & ~pos.pieces[seat];
@@ -214,9 +256,24 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
         for (int t = 0; t < 2 && (s4::IsDrop(m) || pos.board[s4::MoveTo(m)] == 0); ++t)
           m = legal[rng() % legal.size()];
         const int before = pos.n_elim;
+        const int mover = pos.to_move;
         s4::MakeMove(pos, m);
         mates += pos.n_elim > before;
+        if (following) {
+          line_before.push_back(line);
+          line_undo.emplace_back();
+          Shogi4Make(line, mover, m, &line_undo.back());
+          ASSERT_NO_FATAL_FAILURE(ExpectNodeMatches(line, "line"));
+          following = Same(line.pos, pos);
+          line_mates += following && line.pos.n_elim > before;
+        }
       }
+      for (size_t i = line_before.size(); i-- > 0;) {
+        Shogi4Unmake(line, line_undo[i]);
+        ASSERT_NO_FATAL_FAILURE(ExpectSameNode(line, line_before[i], "line unmade"));
+      }
+      line_moves += int(line_undo.size());
+      move_limits += pos.over == s4::EndReason::kMoveLimit;
     }
   }
   EXPECT_GT(positions, 10000);
@@ -227,6 +284,9 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
   EXPECT_GT(captures, 10000);
   EXPECT_GT(mates, 20);
   EXPECT_GT(eliminated, 1000);
+  EXPECT_GT(line_moves, 10000);
+  EXPECT_GT(line_mates, 10);
+  EXPECT_GT(move_limits, 10);
   RecordProperty("stuck", stuck);
 }
 
