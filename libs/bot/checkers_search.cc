@@ -2,11 +2,15 @@
 // engine's own state. Layers alternate between the bot's moves and one layer in which any
 // single opponent answers with the move worst for the bot (with two players this is plain
 // minimax), with alpha-beta, iterative deepening and a beam of the most forward moves at
-// inner nodes. The evaluation is the race: each piece's distance to the tip of its goal
-// (a full goal is exactly the set of holes nearest the tip, so this also fills the goal
-// from the back), a penalty for the last straggler, and places for players who finished.
-// Because every term strictly rewards progress, the bot never prefers shuffling back and
-// forth, and a one-move finish scores above anything else.
+// inner nodes. Level 10 also plays a move that beat the best so far in the iteration its
+// limit interrupted (searched best-first); levels 1-9 play their last completed iteration.
+// The evaluation is the race: each piece's distance to the tip of its goal (a full goal is
+// exactly the set of holes nearest the tip, so this also fills the goal from the back), a
+// penalty for the last straggler, and places for players who finished. Because every term
+// strictly rewards progress, the bot never prefers shuffling back and forth, and a one-move
+// finish scores above anything else.
+#include "libs/bot/checkers_search.h"
+
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -48,22 +52,14 @@ struct Mv {
 
 class CheckersSearcher {
  public:
-  CheckersSearcher(int me, int max_depth, uint64_t max_nodes, SearchClock clock, int noise,
-                   uint64_t seed)
-      : me_(me),
-        max_depth_(max_depth),
-        max_nodes_(max_nodes),
-        noise_(noise),
-        seed_(seed),
-        clock_(clock) {}
+  CheckersSearcher(int me, const CheckersLimits& limits, SearchClock clock)
+      : me_(me), limits_(limits), clock_(clock) {}
 
-  // Returns the best root move and fills score/depth/nodes.
-  Mv Run(const State& root, int* score, int* depth, uint64_t* nodes) {
+  CheckersResult Run(const State& root) {
+    CheckersResult r;
     std::vector<Mv> moves = Moves(root, me_, 0);
     Mv best = moves[0];
-    *score = 0;
-    *depth = 0;
-    for (int d = 1; d <= max_depth_; ++d) {
+    for (int d = 1; d <= limits_.max_depth; ++d) {
       int alpha = -kInf;
       Mv iter_best = moves[0];
       std::vector<std::pair<int, int>> order;  // (score, index) for the next iteration
@@ -78,10 +74,20 @@ class CheckersSearcher {
           iter_best = moves[i];
         }
       }
-      if (stop_) break;
+      if (stop_) {
+        // The first move searched is the previous iteration's best: once it has a score,
+        // a move that beat it here is better.
+        if (limits_.keep_partial && order.size() > 1 &&
+            (iter_best.from != best.from || iter_best.to != best.to)) {
+          best = iter_best;
+          r.score = alpha;
+          r.partial = true;
+        }
+        break;
+      }
       best = iter_best;
-      *score = alpha;
-      *depth = d;
+      r.score = alpha;
+      r.depth = d;
       // Best first next time; ties keep the forward-first order.
       std::stable_sort(order.begin(), order.end(),
                        [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -89,18 +95,25 @@ class CheckersSearcher {
       for (auto& [s, i] : order) sorted.push_back(moves[i]);
       moves = sorted;
       if (alpha >= kFinished / 2) break;  // a finish is found
-      if (clock_.has_limit() && clock_.ElapsedMs() * 3 >= clock_.TotalMs()) break;
+      // Levels 1-9 do not start an iteration they are unlikely to finish; level 10 keeps
+      // what a partial one finds, so it starts one whenever time is left.
+      if (limits_.keep_partial ? clock_.Expired()
+                               : clock_.has_limit() && clock_.ElapsedMs() * 3 >= clock_.TotalMs()) {
+        break;
+      }
     }
-    *nodes = nodes_;
-    return best;
+    r.from = best.from;
+    r.to = best.to;
+    r.nodes = nodes_;
+    return r;
   }
 
  private:
   int Noise(const Mv& m) const {
-    if (noise_ <= 0) return 0;
-    uint64_t z = seed_ ^ (uint64_t(m.from) << 8 | m.to);
+    if (limits_.noise <= 0) return 0;
+    uint64_t z = limits_.seed ^ (uint64_t(m.from) << 8 | m.to);
     z = (z ^ (z >> 31)) * 0x9E3779B97F4A7C15ULL;
-    return int((z >> 20) % uint64_t(2 * noise_ + 1)) - noise_;
+    return int((z >> 20) % uint64_t(2 * limits_.noise + 1)) - limits_.noise;
   }
 
   // Moves of `seat`, most forward first; `beam` > 0 keeps only that many.
@@ -144,7 +157,8 @@ class CheckersSearcher {
 
   int Search(const State& st, int depth, int alpha, int beta, bool my_turn, int ply) {
     ++nodes_;
-    if ((max_nodes_ && nodes_ >= max_nodes_) || ((nodes_ & 7) == 0 && clock_.Expired())) {
+    if ((limits_.max_nodes && nodes_ >= limits_.max_nodes) ||
+        ((nodes_ & 7) == 0 && clock_.Expired())) {
       stop_ = true;
     }
     if (stop_) return 0;
@@ -180,16 +194,19 @@ class CheckersSearcher {
     return any ? best : Search(st, depth - 1, alpha, beta, true, ply + 1);
   }
 
-  const int me_, max_depth_;
-  const uint64_t max_nodes_;
-  const int noise_;
-  const uint64_t seed_;
+  const int me_;
+  const CheckersLimits limits_;
   SearchClock clock_;
   uint64_t nodes_ = 0;
   bool stop_ = false;
 };
 
 }  // namespace
+
+CheckersResult SearchCheckers(const State& root, int me, const CheckersLimits& limits,
+                              SearchClock clock) {
+  return CheckersSearcher(me, limits, clock).Run(root);
+}
 
 absl::StatusOr<Choice> ChooseCheckers(const game::Game& game, const Request& request, uint64_t seed,
                                       bool seeded) {
@@ -211,17 +228,19 @@ absl::StatusOr<Choice> ChooseCheckers(const game::Game& game, const Request& req
   } else {
     uint64_t nodes = spec.max_nodes;
     if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * kSeededNodesPerMs;
-    CheckersSearcher s(me, spec.max_depth, nodes,
-                       Clocked(request, seeded) ? SearchClock(HardLimit(request)) : SearchClock(),
-                       spec.noise_cp, rng.Next());
-    int score = 0, d = 0;
-    uint64_t n = 0;
-    const Mv m = s.Run(st, &score, &d, &n);
-    from = m.from;
-    to = m.to;
-    c.eval = std::clamp(score, -kMateEval + 1, kMateEval - 1);
-    c.depth = d;
-    c.nodes = n;
+    CheckersLimits limits;
+    limits.max_depth = spec.max_depth;
+    limits.max_nodes = nodes;
+    limits.noise = spec.noise_cp;
+    limits.seed = rng.Next();
+    limits.keep_partial = spec.max_nodes == 0;
+    const CheckersResult res = SearchCheckers(
+        st, me, limits, Clocked(request, seeded) ? SearchClock(HardLimit(request)) : SearchClock());
+    from = res.from;
+    to = res.to;
+    c.eval = std::clamp(res.score, -kMateEval + 1, kMateEval - 1);
+    c.depth = res.depth;
+    c.nodes = res.nodes;
   }
   uint8_t path[checkers::kHoles + 1];
   const int len = checkers::PathTo(st.layout, st.cell, from, to, path);
