@@ -82,10 +82,11 @@ const LevelSpec& Level(game::Kind kind, int level) {
 }
 
 // Chess levels on Stockfish 15.1's UCI_Elo scale (CCRL 40/4): benchmarks/bot/elo.sh, 100
-// games a level (level 10: 40) against one UCI_Elo each; the estimates made non-decreasing
-// (neighbouring levels that measured out of order show their mean) and rounded to 10. The table and
-// its caveats: benchmarks/bot/README.md, "Elo of the chess levels".
-constexpr int kChessElo[kMaxLevel] = {1510, 1510, 1550, 1550, 1780, 1780, 1850, 1850, 1960, 2270};
+// seeded games a level (level 10: 300 ms, 75k nodes) against the UCI_Elo it scored nearest
+// 0.5 against; the estimates made non-decreasing (neighbouring levels that measured out of
+// order show their mean) and rounded to 10. The table and its caveats:
+// benchmarks/bot/README.md, "Elo of the chess levels".
+constexpr int kChessElo[kMaxLevel] = {1520, 1600, 1670, 1780, 1780, 1780, 1910, 1910, 2020, 2120};
 
 int ApproxElo(game::Kind kind, int level) {
   return kind == game::Kind::kChess ? kChessElo[level - 1] : 0;
