@@ -12,13 +12,14 @@
 # Stockfish gets a node budget (UCI_NODES, 10k a move: its pick's depth and some more, far
 # short of the 1-2 s a move of its calibration), which keeps its side independent of the
 # machine's load. Levels 1-9 are seeded node budgets (independent of load as well); level 10
-# thinks on the clock with MOVETIME_MS_10 (300, what matchmaking asks per CPU move), so its
-# row depends on the load (printed).
+# gets MOVETIME_MS_10 (300, what matchmaking asks per CPU move), seeded (that many ms times
+# kSeededNodesPerMs nodes, as in ladder.sh), or with CLOCK_10=1 on the clock, so that its row
+# depends on the load (printed).
 #   benchmarks/bot/elo.sh [build-dir] [extra match_runner flags...]
 # Environment: GAMES (per level, 100), LEVELS ("1 ... 10"), ANCHORS (LEVEL:UCI_ELO pairs: the
 # Stockfish a level scores roughly 25-75% against; a level without one is played against the
 # level below's estimate + STEP (100), the first level against 1400), UCI_NODES (10000),
-# MOVETIME_MS_10 (300), SEED (1).
+# MOVETIME_MS_10 (300), CLOCK_10 (0), SEED (1).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${1:-${TABLERO_BUILD_DIR:-$(pwd)/build}}
@@ -29,6 +30,7 @@ STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
 GAMES=${GAMES:-100}
 SEED=${SEED:-1}
 MOVETIME_MS_10=${MOVETIME_MS_10:-300}
+CLOCK_10=${CLOCK_10:-0}
 ANCHORS=${ANCHORS:-}
 STEP=${STEP:-100}
 UCI_NODES=${UCI_NODES:-10000}
@@ -46,8 +48,10 @@ for level in ${LEVELS:-1 2 3 4 5 6 7 8 9 10}; do
   [ -n "$elo" ] || { echo "elo.sh: no anchor for level $level" >&2; exit 1; }
   pick=$(awk -v e="$elo" 'BEGIN { x = (e - 1346.6) / 143.4; l = x > 0 ? exp(log(x) / 0.806) : 0;
     if (l > 20) l = 20; print 1 + int(l) }')
-  if [ "$level" = 10 ]; then
+  if [ "$level" = 10 ] && [ "$CLOCK_10" = 1 ]; then
     timing=(--movetime_ms="$MOVETIME_MS_10")
+  elif [ "$level" = 10 ]; then
+    timing=(--seeded --movetime_ms="$MOVETIME_MS_10")
   else
     timing=(--seeded --movetime_ms=1000)
   fi
@@ -61,7 +65,9 @@ for level in ${LEVELS:-1 2 3 4 5 6 7 8 9 10}; do
   read -r d lo hi <<<"$rel"
   wall=$(sed -n 's/.*; wall \([0-9]*\) s$/\1 s/p' <<<"$out")
   note=""
-  [ "$level" = 10 ] && note=" (${MOVETIME_MS_10} ms a move on the clock, load $(cut -d' ' -f1-3 /proc/loadavg))"
+  [ "$level" = 10 ] && note=" (${MOVETIME_MS_10} ms a move, seeded)"
+  [ "$level" = 10 ] && [ "$CLOCK_10" = 1 ] &&
+    note=" (${MOVETIME_MS_10} ms a move on the clock, load $(cut -d' ' -f1-3 /proc/loadavg))"
   printf '%-5s %-7s %-5s %-6s %-18s %-14s %-22s %s\n' "$level" "$elo" "$pick" "$n" "$score" "$wdl" \
     "$((elo + d)) [$((elo + lo)), $((elo + hi))]" "$wall$note"
   last=$((elo + d))
