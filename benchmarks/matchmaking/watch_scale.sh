@@ -132,8 +132,9 @@ load() {
   rate=$(sed -n 's/^committed_moves_per_s=//p' "$PGTMP/load.log")
   secs=$(sed -n 's/.* seconds=\([0-9.]*\).*/\1/p' "$PGTMP/load.log")
   python3 -c "import sys; t, n = float(sys.argv[1]) / $(getconf CLK_TCK), float(sys.argv[2]) * float(sys.argv[3])
+print(f'{1000 * t / n:.3f}' if n else 0, file=open(sys.argv[4], 'w'))
 print(f'replica CPU over the load (its set-up included) per committed move: {1000 * t / n:.2f} ms' if n else 'no moves', file=sys.stderr)" \
-    "$((t1 - t0))" "${rate:-0}" "${secs:-$SECS}"
+    "$((t1 - t0))" "${rate:-0}" "${secs:-$SECS}" "$PGTMP/cpu_per_move"
   echo "$rate"
 }
 # Holds HOLD idle streams (in the background) and waits until they are open and settled.
@@ -156,29 +157,37 @@ for round in $(seq 1 "$ROUNDS"); do
     quiet
     echo "-- round $round: no streams held"
     without=$(load)
+    cpu_without=$(cat "$PGTMP/cpu_per_move")
     hold_open
     quiet
     with=$(load)
+    cpu_with=$(cat "$PGTMP/cpu_per_move")
     hold_close
   else
     hold_open
     quiet
     with=$(load)
+    cpu_with=$(cat "$PGTMP/cpu_per_move")
     hold_close
     quiet
     echo "-- round $round: no streams held"
     without=$(load)
+    cpu_without=$(cat "$PGTMP/cpu_per_move")
   fi
-  echo "$without $with" >>"$PGTMP/rounds"
+  echo "$without $with $cpu_without $cpu_with" >>"$PGTMP/rounds"
 done
 python3 - "$PGTMP/rounds" "$HOLD" <<'PY'
 import statistics, sys
 rounds = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
-for i, (a, b) in enumerate(rounds, 1):
+for i, (a, b, _, _) in enumerate(rounds, 1):
     ratio = f"{100 * b / a:5.1f}%" if a > 0 else "no moves without streams"
     print(f"round {i}: committed moves/s without streams {a:7.1f}, with {sys.argv[2]} idle streams {b:7.1f}: {ratio}")
-ok = [b / a for a, b in rounds if a > 0]
+ok = [b / a for a, b, _, _ in rounds if a > 0]
 if len(ok) < len(rounds):
     sys.exit("watch_scale.sh: a round committed no moves without streams (see the load's errors)")
 print(f"median ratio: {100 * statistics.median(ok):.1f}%")
+cpu = [d / c for _, _, c, d in rounds if c > 0]
+if cpu:
+    print(f"replica CPU per committed move, with streams over without: median {statistics.median(cpu):.2f}x "
+          f"(rounds: {', '.join(f'{x:.2f}' for x in cpu)})")
 PY
