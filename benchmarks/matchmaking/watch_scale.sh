@@ -120,21 +120,33 @@ echo "== moves without and with $HOLD idle streams, $ROUNDS rounds of ${SECS}s e
 : >"$PGTMP/rounds"
 # The replica's CPU time so far (user + system), in clock ticks.
 replica_ticks() { awk '{print $14 + $15}' "/proc/$MM_PID/stat"; }
+# Postgres's: the postmaster's own and its reaped children's, plus its live children's.
+pg_ticks() {
+  local pm c t
+  pm=$(head -n 1 "$PGTMP/data/postmaster.pid")
+  t=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$pm/stat")
+  for c in $(ps -o pid= --ppid "$pm"); do
+    t=$((t + $(awk '{print $14 + $15}' "/proc/$c/stat" 2>/dev/null || echo 0)))
+  done
+  echo "$t"
+}
 # Prints the load's summary and the replica's CPU per committed move (which, unlike the
 # rate, does not depend on what else the machine runs) on stderr, and its committed
 # moves/s on stdout.
 load() {
-  local t0 t1 rate secs
+  local t0 t1 p0 p1 rate secs
   t0=$(replica_ticks)
+  p0=$(pg_ticks)
   "$BIN/matchmaking_load" --targets="$MM" --games="$GAMES" --seconds="$SECS" >"$PGTMP/load.log"
   t1=$(replica_ticks)
+  p1=$(pg_ticks)
   grep -E "^(committed_moves_per_s|MakeMove)" "$PGTMP/load.log" >&2 || true
   rate=$(sed -n 's/^committed_moves_per_s=//p' "$PGTMP/load.log")
   secs=$(sed -n 's/.* seconds=\([0-9.]*\).*/\1/p' "$PGTMP/load.log")
-  python3 -c "import sys; t, n = float(sys.argv[1]) / $(getconf CLK_TCK), float(sys.argv[2]) * float(sys.argv[3])
-print(f'{1000 * t / n:.3f}' if n else 0, file=open(sys.argv[4], 'w'))
-print(f'replica CPU over the load (its set-up included) per committed move: {1000 * t / n:.2f} ms' if n else 'no moves', file=sys.stderr)" \
-    "$((t1 - t0))" "${rate:-0}" "${secs:-$SECS}" "$PGTMP/cpu_per_move"
+  python3 -c "import sys; hz = $(getconf CLK_TCK); t, p, n = float(sys.argv[1]) / hz, float(sys.argv[5]) / hz, float(sys.argv[2]) * float(sys.argv[3])
+print(f'{1000 * t / n:.3f} {1000 * p / n:.3f}' if n else '0 0', file=open(sys.argv[4], 'w'))
+print(f'CPU over the load (its set-up included) per committed move: replica {1000 * t / n:.2f} ms, Postgres {1000 * p / n:.2f} ms' if n else 'no moves', file=sys.stderr)" \
+    "$((t1 - t0))" "${rate:-0}" "${secs:-$SECS}" "$PGTMP/cpu_per_move" "$((p1 - p0))"
   echo "$rate"
 }
 # Holds HOLD idle streams (in the background) and waits until they are open and settled.
@@ -178,16 +190,19 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 python3 - "$PGTMP/rounds" "$HOLD" <<'PY'
 import statistics, sys
+# Each round: moves/s without and with streams, then CPU per move (replica, Postgres)
+# without and with.
 rounds = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
-for i, (a, b, _, _) in enumerate(rounds, 1):
+for i, (a, b, *_) in enumerate(rounds, 1):
     ratio = f"{100 * b / a:5.1f}%" if a > 0 else "no moves without streams"
     print(f"round {i}: committed moves/s without streams {a:7.1f}, with {sys.argv[2]} idle streams {b:7.1f}: {ratio}")
-ok = [b / a for a, b, _, _ in rounds if a > 0]
+ok = [r[1] / r[0] for r in rounds if r[0] > 0]
 if len(ok) < len(rounds):
     sys.exit("watch_scale.sh: a round committed no moves without streams (see the load's errors)")
 print(f"median ratio: {100 * statistics.median(ok):.1f}%")
-cpu = [d / c for _, _, c, d in rounds if c > 0]
-if cpu:
-    print(f"replica CPU per committed move, with streams over without: median {statistics.median(cpu):.2f}x "
-          f"(rounds: {', '.join(f'{x:.2f}' for x in cpu)})")
+for name, without, with_ in (("replica", 2, 4), ("Postgres", 3, 5)):
+    cpu = [r[with_] / r[without] for r in rounds if r[without] > 0]
+    if cpu:
+        print(f"{name} CPU per committed move, with streams over without: median {statistics.median(cpu):.2f}x "
+              f"(rounds: {', '.join(f'{x:.2f}' for x in cpu)})")
 PY
