@@ -93,23 +93,31 @@ void Background::CountActiveGames() {
   });
 }
 
-absl::StatusOr<Background::DueWork> Background::Probe() {
+const std::string& Background::ProbeSql() {
   // One statement (one round trip, one transaction): each part is an index look-up
   // (games_cpu_due, tickets_waiting, seats_away; the outbox is small). The ticket status
   // is written into the text, not bound, so that the partial index applies to the
-  // prepared statement's generic plan too.
+  // prepared statement's generic plan too. The due games and the away seats are read in the
+  // order of their index: the plan cannot know how few of them are due (its statistics are
+  // of a while ago, when the due times of today's games were still to come), and without
+  // the order it may read the whole games table on every tick.
   static const std::string kProbe = absl::StrCat(
       "SELECT (SELECT count(*) FROM (SELECT 1 FROM games WHERE cpu_due <= now() AND NOT over "
-      "AND (cpu_lease_until IS NULL OR cpu_lease_until < now()) LIMIT $1) c)::int, "
-      "EXISTS (SELECT 1 FROM tickets WHERE status = ",
+      "AND (cpu_lease_until IS NULL OR cpu_lease_until < now()) ORDER BY cpu_due LIMIT $1) "
+      "c)::int, EXISTS (SELECT 1 FROM tickets WHERE status = ",
       kTicketWaiting,
       "), EXISTS (SELECT 1 FROM outbox WHERE next_at <= now()), "
-      "EXISTS (SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id "
+      "(SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id "
       "WHERE s.away_since IS NOT NULL AND NOT s.cpu_now AND NOT g.over "
-      "AND s.away_since <= now() - make_interval(secs => g.grace_seconds))");
+      "AND s.away_since <= now() - make_interval(secs => g.grace_seconds) "
+      "ORDER BY s.away_since LIMIT 1) IS NOT NULL");
+  return kProbe;
+}
+
+absl::StatusOr<Background::DueWork> Background::Probe() {
   DueWork due;
   absl::Status s = commits_->pool().Read([&](pqxx::transaction_base& t) {
-    pqxx::row r = pg::ExecPrepared(t, "probe_work", kProbe, config_.cpu_workers)[0];
+    pqxx::row r = pg::ExecPrepared(t, "probe_work", ProbeSql(), config_.cpu_workers)[0];
     due.cpu_moves = r[0].as<int>();
     due.tickets = r[1].as<bool>();
     due.outbox = r[2].as<bool>();

@@ -61,6 +61,9 @@ class Background {
     bool takeovers = false;  // seats whose player is away past the grace period
   };
   absl::StatusOr<DueWork> Probe();
+  // Probe's statement ($1: cpu_workers). Each part must read an index, whatever the size of
+  // the tables of finished games (tests/probe_plan_test.cc holds its plan).
+  static const std::string& ProbeSql();
 
  private:
   void SchedulerLoop();
