@@ -18,10 +18,9 @@ constexpr int kSecondPlace = 2000;
 constexpr int kDropThreat = 4;
 constexpr int kMaxHandThreat = 6;
 
-using Hands = uint8_t[s4::kSeats][s4::kHandTypes];
-
-// What a hand threatens by drops: a point per silver or gold, two per rook.
-int HandThreat(const uint8_t* h) {
+// What `seat`'s hand threatens by drops: a point per silver or gold, two per rook.
+int HandThreat(const s4::Position& pos, int seat) {
+  const uint8_t* h = pos.hand[seat];
   return h[s4::HandIndex(s4::kSilver)] + h[s4::HandIndex(s4::kGold)] +
          2 * h[s4::HandIndex(s4::kRook)];
 }
@@ -37,11 +36,9 @@ int Finished(const s4::Position& pos, int me, bool brs) {
   return kShogi4Win * (5 - 2 * places[me]) / 3;
 }
 
-// The evaluation from its terms: material, the seats in check, the hands and the board sums
-// (the board is read only for a seat in check).
+// The evaluation from its terms: material, the seats in check, and the board sums.
 [[gnu::always_inline]] inline int Evaluate(const s4::Position& pos, int me, bool brs,
-                                           const int* mat, unsigned checked, const Hands& hand,
-                                           const Shogi4Sums& e) {
+                                           const int* mat, unsigned checked, const Shogi4Sums& e) {
   if (pos.over != s4::EndReason::kNone) return Finished(pos, me, brs);
   if (!pos.Alive(me)) return -kShogi4Win;
   int others = 0, n = 0, pressure = 0, rival_mates = 0, rival_hands = 0, enemies = 0;
@@ -49,7 +46,7 @@ int Finished(const s4::Position& pos, int me, bool brs) {
   // pieces near a rival's king counted half (they help the other rivals mate it too).
   const int drop_threat = brs ? kDropThreat : 0;
   const int near_weight = brs ? 5 : 10;
-  const int hand_threat = std::min(HandThreat(hand[me]), kMaxHandThreat);
+  const int hand_threat = std::min(HandThreat(pos, me), kMaxHandThreat);
   for (int o = 0; o < s4::kSeats; ++o) {
     if (o == me || !pos.Alive(o)) continue;
     others += mat[o];
@@ -59,7 +56,7 @@ int Finished(const s4::Position& pos, int me, bool brs) {
     pressure += near_weight * e.near[me][1][o];
     // Drops make mates: our hand against the empty squares beside their king.
     pressure += drop_threat * hand_threat * e.open[o];
-    rival_hands += HandThreat(hand[o]);
+    rival_hands += HandThreat(pos, o);
     // (A seat not in check is not attacked by us: the check set answers first.)
     if (((checked >> o) & 1) &&
         Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me], Shogi4Occupied(pos)))
@@ -78,15 +75,7 @@ int Finished(const s4::Position& pos, int me, bool brs) {
 }  // namespace
 
 int Shogi4Evaluate(const Shogi4Node& node, int me, bool brs) {
-  return Evaluate(node.pos, me, brs, node.material, node.checked, node.pos.hand, node.sums);
-}
-
-bool Shogi4EvaluateAfter(const Shogi4Node& node, int me, bool brs, int seat, s4::Move m,
-                         int* eval) {
-  Shogi4After after;
-  if (!Shogi4PlainAfter(node, seat, m, &after)) return false;
-  *eval = Evaluate(node.pos, me, brs, after.material, 0, after.hand, after.sums);
-  return true;
+  return Evaluate(node.pos, me, brs, node.material, node.checked, node.sums);
 }
 
 int Shogi4EvaluateFromScratch(const s4::Position& pos, int me, bool brs) {
@@ -96,7 +85,7 @@ int Shogi4EvaluateFromScratch(const s4::Position& pos, int me, bool brs) {
     material[s] = Shogi4Material(pos, s);
     if (pos.Alive(s) && s4::InCheck(pos, s)) checked |= 1u << s;
   }
-  return Evaluate(pos, me, brs, material, checked, pos.hand, Shogi4SumsOf(pos));
+  return Evaluate(pos, me, brs, material, checked, Shogi4SumsOf(pos));
 }
 
 }  // namespace tablero::bot

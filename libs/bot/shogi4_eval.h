@@ -8,8 +8,7 @@
 //
 // Shogi4Evaluate reads the sums the node keeps per move (material, the seats in check,
 // Shogi4Sums); Shogi4EvaluateFromScratch counts every term from the position, and
-// bot_lib_test holds the two equal after random move sequences, and Shogi4EvaluateAfter
-// equal to Shogi4Evaluate after the move is made.
+// bot_lib_test holds the two equal after random move sequences.
 #ifndef TABLERO_LIBS_BOT_SHOGI4_EVAL_H_
 #define TABLERO_LIBS_BOT_SHOGI4_EVAL_H_
 
@@ -21,10 +20,6 @@ namespace tablero::bot {
 inline constexpr int kShogi4Win = 200000;
 
 int Shogi4Evaluate(const Shogi4Node& node, int me, bool brs);
-// Shogi4Evaluate after `seat`'s legal move `m`, without making it, where the move is plain
-// (Shogi4PlainAfter: it gives no check, so mates no one, and ends nothing); false otherwise.
-bool Shogi4EvaluateAfter(const Shogi4Node& node, int me, bool brs, int seat, shogi4::Move m,
-                         int* eval);
 int Shogi4EvaluateFromScratch(const shogi4::Position& pos, int me, bool brs);
 
 }  // namespace tablero::bot

@@ -67,10 +67,9 @@ void AddCounts(uint8_t* counts, int size, uint64_t plus, uint64_t minus) {
 // The sums after `seat` moved a piece from `from` (-1: a drop) to `to`, taking `captured`
 // (0: none); `king`: the piece is its king. Before any mate (a mate counts again). A
 // square a piece leaves or takes is never a king's (but the moving king's own).
-// `p`: the position after the move (before it, for any move but a king's: only the kings'
-// squares are read then).
-void UpdateSums(const s4::Position& p, Shogi4Sums& e, int seat, int from, int to, s4::Cell captured,
-                bool king) {
+void UpdateSums(Shogi4Node& node, int seat, int from, int to, s4::Cell captured, bool king) {
+  const s4::Position& p = node.pos;
+  Shogi4Sums& e = node.sums;
   const unsigned zt = ZoneOf(p, to), zf = from >= 0 ? ZoneOf(p, from) : 0;
   if (!king) AddCounts(&e.near[seat][0][0], 8, kSpread[zt], kSpread[zf]);  // (kings uncounted)
   if (captured != 0 && s4::OwnerOf(captured) < s4::kSeats)
@@ -215,7 +214,7 @@ namespace {
   const s4::Cell captured = from >= 0 ? p.board[to] : 0;
   const bool king = from >= 0 && s4::TypeOf(p.board[from]) == s4::kKing;
   s4::DoMove(p, m);
-  UpdateSums(p, node.sums, seat, from, to, captured, king);
+  UpdateSums(node, seat, from, to, captured, king);
   const bool slider = s4::Slides(s4::TypeOf(p.board[to]));
   // The piece on `to` replaced any captured one; `from` is empty (a mate recounts).
   node.sliders &= ~(Shogi4Bit(to) | (from >= 0 ? Shogi4Bit(from) : 0));
@@ -336,45 +335,6 @@ void Shogi4Unmake(Shogi4Node& node, const Shogi4Undo& u) {
   node.checked = u.checked;
   node.in_check = u.in_check;
   node.sums = u.sums;
-}
-
-bool Shogi4PlainAfter(const Shogi4Node& node, int seat, s4::Move m, Shogi4After* after) {
-  const s4::Position& p = node.pos;
-  if (node.checked != 0 || p.over != s4::EndReason::kNone) return false;
-  if (p.rules.move_limit != 0 && p.ply + 1 >= p.rules.move_limit) return false;
-  const int to = s4::MoveTo(m);
-  const bool drop = s4::IsDrop(m);
-  const int from = drop ? -1 : s4::MoveFrom(m);
-  const int moved = drop ? s4::DropType(m) : s4::TypeOf(p.board[from]);
-  if (moved == s4::kKing) return false;
-  const int type = s4::IsPromotion(m) ? s4::kPromoted[moved] : moved;
-  // Shogi4Make's test of the kings a move touches: none, so no seat is in check after it.
-  const Shogi4Near& nt = Shogi4NearTable();
-  const unsigned to_mask = s4::Slides(type) ? 3 : 1;
-  for (int t = 0; t < s4::kSeats; ++t) {
-    if (t == seat || !p.Alive(t)) continue;
-    const int k = p.king[t];
-    if ((nt.touch[to][k] & to_mask) != 0 || (from >= 0 && (nt.touch[from][k] & 2) != 0))
-      return false;
-  }
-  std::memcpy(after->material, node.material, sizeof after->material);
-  std::memcpy(after->hand, p.hand, sizeof after->hand);
-  const s4::Cell captured = drop ? 0 : p.board[to];
-  if (drop) {
-    after->material[seat] += kShogi4BoardValue[type] - kShogi4HandValue[s4::HandIndex(type)];
-    --after->hand[seat][s4::HandIndex(type)];
-  } else {
-    if (captured != 0) {
-      const int owner = s4::OwnerOf(captured), gained = s4::kUnpromoted[s4::TypeOf(captured)];
-      if (owner < s4::kSeats) after->material[owner] -= kShogi4BoardValue[s4::TypeOf(captured)];
-      after->material[seat] += kShogi4HandValue[s4::HandIndex(gained)];
-      ++after->hand[seat][s4::HandIndex(gained)];
-    }
-    after->material[seat] += kShogi4BoardValue[type] - kShogi4BoardValue[moved];
-  }
-  after->sums = node.sums;
-  UpdateSums(p, after->sums, seat, from, to, captured, false);
-  return true;
 }
 
 void Shogi4MateStuck(Shogi4Node& node) {

@@ -78,19 +78,6 @@ void Shogi4Make(Shogi4Node& node, int seat, shogi4::Move m);
 // (any change the caller then makes to pos.to_move included).
 void Shogi4Make(Shogi4Node& node, int seat, shogi4::Move m, Shogi4Undo* undo);
 void Shogi4Unmake(Shogi4Node& node, const Shogi4Undo& undo);
-// What Shogi4Make would change that the evaluation reads, for a move that changes nothing
-// else: material, hands and board sums after it (no seat in check).
-struct Shogi4After {
-  int material[shogi4::kSeats];
-  uint8_t hand[shogi4::kSeats][shogi4::kHandTypes];
-  Shogi4Sums sums;
-};
-// Fills `after` for `seat`'s legal move `m` without making it, if the move is plain: no seat
-// is in check on `node`, the move is not a king's, touches no king (Shogi4Make's test: no
-// step from its square, no line through its squares onto one) and cannot end the game by the
-// move limit, so that no seat is in check, mated or out after it. False (nothing filled)
-// otherwise.
-bool Shogi4PlainAfter(const Shogi4Node& node, int seat, shogi4::Move m, Shogi4After* after);
 // The seat to move has no legal move: mates it and goes on as the engine's Resolve does.
 void Shogi4MateStuck(Shogi4Node& node);
 

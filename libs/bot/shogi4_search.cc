@@ -306,28 +306,6 @@ class Shogi4Searcher {
     return *alpha >= *beta;
   }
 
-  // Whether the child of `c` would return its evaluation at once, found (into `s`) without
-  // making the move where the move is plain (Shogi4EvaluateAfter: it checks no one): at the
-  // child's last quiescence level (`last`), or on its stand-pat cutoff (at or above `beta`
-  // with us to move, at or below `alpha` with a rival). The child's score is then `s`: the
-  // same tree, without a move made and taken back for most quiescence children.
-  bool StandsAtOnce(const Cand& c, bool last, int alpha, int beta, int* s) const {
-    if (!Shogi4EvaluateAfter(node_, me_, brs_, c.seat, c.m, s)) return false;
-    if (last) return true;
-    // Who moves in the child: no seat is in check, so the next seat playing after the
-    // mover, or we after a rival under best-reply (AfterMove).
-    const s4::Position& p = node_.pos;
-    int next = c.seat;
-    for (int k = 1; k <= s4::kSeats; ++k) {
-      if (p.Alive((c.seat + k) & 3)) {
-        next = (c.seat + k) & 3;
-        break;
-      }
-    }
-    if (brs_ && c.seat != me_ && p.Alive(me_)) next = me_;
-    return next == me_ ? *s >= beta : *s <= alpha;
-  }
-
   // The searched node is node_ (moves made on it and taken back).
   int Search(int depth, int alpha, int beta, int ply) {
     if (Tick()) return 0;
@@ -359,19 +337,12 @@ class Shogi4Searcher {
           return s;
         }
       }
-      // A child that goes to quiescence at once (Quiesce at its first level).
-      const bool frontier = depth - 1 <= 0 || ply + 1 >= kMaxPly - 1;
       for (size_t i = 0; i < moves.size() && (stage == 0 || int(i) < beam); ++i) {
-        int s;
-        if (frontier && StandsAtOnce(moves[i], ply + 1 >= kMaxPly - 1, alpha, beta, &s)) {
-          if (Tick()) return 0;  // (the child's own count)
-        } else {
-          Shogi4Undo undo;
-          Play(moves[i], &undo);
-          s = Search(depth - 1, alpha, beta, ply + 1);
-          Shogi4Unmake(node_, undo);
-          if (stop_) return 0;
-        }
+        Shogi4Undo undo;
+        Play(moves[i], &undo);
+        const int s = Search(depth - 1, alpha, beta, ply + 1);
+        Shogi4Unmake(node_, undo);
+        if (stop_) return 0;
         if (Better(maxing, s, &best, &alpha, &beta)) return best;
       }
     }
@@ -399,14 +370,11 @@ class Shogi4Searcher {
     for (size_t i = 0; i < caps.size(); ++i) {
       const Cand& c = caps[i];
       if (Tick()) return 0;
-      int s;
-      if (!StandsAtOnce(c, qdepth + 1 >= 3 || ply + 1 >= kMaxPly - 1, alpha, beta, &s)) {
-        Shogi4Undo undo;
-        Play(c, &undo);
-        s = Quiesce(alpha, beta, ply + 1, qdepth + 1);
-        Shogi4Unmake(node_, undo);
-        if (stop_) return 0;
-      }
+      Shogi4Undo undo;
+      Play(c, &undo);
+      const int s = Quiesce(alpha, beta, ply + 1, qdepth + 1);
+      Shogi4Unmake(node_, undo);
+      if (stop_) return 0;
       if (Better(maxing, s, &best, &alpha, &beta)) break;
     }
     return best;

@@ -12,8 +12,7 @@
 //   for every seat against counts from scratch, its check flag against the engine's
 //   InCheck; the step taken back (Shogi4Unmake) gives the node it
 //   was made on, and so do whole playouts (captures, drops, promotions, mates) made on
-//   one node and taken back move by move;
-// - the evaluation after a plain move found without making it against the one after it.
+//   one node and taken back move by move.
 #include "libs/bot/shogi4_node.h"
 
 #include <gtest/gtest.h>
@@ -113,22 +112,16 @@ void ExpectSameNode(const Shogi4Node& a, const Shogi4Node& b, const char* where)
   ASSERT_EQ(std::memcmp(&a.sums, &b.sums, sizeof a.sums), 0) << where;
 }
 
-// The rules of variant 0-7: singles or pairs, both endings, ownerless pieces or not.
-s4::Rules VariantRules(int variant) {
-  s4::Rules rules;
-  rules.format = variant & 1 ? s4::Format::kPairs : s4::Format::kSingles;
-  rules.ending = variant & 2 ? s4::Ending::kLastOneStanding : s4::Ending::kTwoMates;
-  rules.ownerless = variant & 4;
-  rules.pawn_before_flipped = (variant >> 1) & 1;
-  return rules;
-}
-
 TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
   std::mt19937_64 rng(2027);
   int positions = 0, drops = 0, promotions = 0, in_check = 0, mates = 0, stuck = 0, eliminated = 0,
       steps = 0, captures = 0, line_moves = 0, line_mates = 0, move_limits = 0;
   for (int variant = 0; variant < 8; ++variant) {
-    const s4::Rules rules = VariantRules(variant);
+    s4::Rules rules;
+    rules.format = variant & 1 ? s4::Format::kPairs : s4::Format::kSingles;
+    rules.ending = variant & 2 ? s4::Ending::kLastOneStanding : s4::Ending::kTwoMates;
+    rules.ownerless = variant & 4;
+    rules.pawn_before_flipped = (variant >> 1) & 1;
     const bool pairs = rules.format == s4::Format::kPairs;
     for (int game = 0; game < 10; ++game) {
       // Every fifth game under a move limit that its playout reaches.
@@ -295,80 +288,6 @@ TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
   EXPECT_GT(line_mates, 10);
   EXPECT_GT(move_limits, 10);
   RecordProperty("stuck", stuck);
-}
-
-// The evaluation after a plain move found without making it (Shogi4EvaluateAfter, what the
-// search's quiescence reads instead of making a move) against the evaluation after
-// Shogi4Make, for every seat and both evaluations, on random moves of every seat along
-// random playouts of every rule variant; a plain move leaves no seat in check, mated or out.
-TEST(Shogi4Node, TheEvaluationAfterAPlainMoveIsTheOneAfterMakingIt) {
-  std::mt19937_64 rng(2028);
-  int plain = 0, not_plain = 0, plain_captures = 0, plain_drops = 0, plain_promotions = 0;
-  for (int variant = 0; variant < 8; ++variant) {
-    const s4::Rules rules = VariantRules(variant);
-    for (int game = 0; game < 4; ++game) {
-      s4::Rules game_rules = rules;
-      if (game == 3) game_rules.move_limit = 40;
-      s4::Position pos = s4::StartPosition(game_rules, game & 3);
-      for (int ply = 0; ply < 250 && pos.over == s4::EndReason::kNone; ++ply) {
-        for (int seat = 0; seat < s4::kSeats; ++seat) {
-          if (!pos.Alive(seat)) continue;
-          const std::vector<s4::Move> legal = Engine(pos, seat, false);
-          s4::Position from = pos;
-          from.to_move = static_cast<int8_t>(seat);
-          const Shogi4Node node = Shogi4NodeOf(from);
-          for (int k = 0; k < 12 && !legal.empty(); ++k) {
-            // Captures half the time (the quiescence's moves).
-            s4::Move m = legal[rng() % legal.size()];
-            for (int t = 0; t < 3 && (s4::IsDrop(m) || pos.board[s4::MoveTo(m)] == 0); ++t)
-              m = legal[rng() % legal.size()];
-            Shogi4Node made = node;
-            Shogi4Make(made, seat, m);
-            bool any = false;
-            for (int me = 0; me < s4::kSeats; ++me) {
-              for (bool brs : {false, true}) {
-                int eval = 0;
-                const bool is_plain = Shogi4EvaluateAfter(node, me, brs, seat, m, &eval);
-                if (me == 0 && !brs) any = is_plain;
-                ASSERT_EQ(is_plain, any);
-                if (!is_plain) continue;
-                ASSERT_EQ(eval, Shogi4Evaluate(made, me, brs))
-                    << "variant " << variant << " ply " << ply << " seat " << seat << " me " << me
-                    << " brs " << brs;
-              }
-            }
-            if (!any) {
-              ++not_plain;
-              continue;
-            }
-            ASSERT_EQ(made.checked, 0u);
-            ASSERT_EQ(made.pos.n_elim, node.pos.n_elim);
-            ASSERT_EQ(made.pos.over, s4::EndReason::kNone);
-            ++plain;
-            plain_captures += !s4::IsDrop(m) && pos.board[s4::MoveTo(m)] != 0;
-            plain_drops += s4::IsDrop(m);
-            plain_promotions += s4::IsPromotion(m);
-          }
-        }
-        const std::vector<s4::Move> legal = Engine(pos, pos.to_move, false);
-        ASSERT_FALSE(legal.empty());
-        s4::Move m = legal[rng() % legal.size()];
-        for (int t = 0; t < 2 && (s4::IsDrop(m) || pos.board[s4::MoveTo(m)] == 0); ++t)
-          m = legal[rng() % legal.size()];
-        s4::MakeMove(pos, m);
-      }
-    }
-  }
-  RecordProperty("plain", plain);
-  RecordProperty("not_plain", not_plain);
-  RecordProperty("plain_captures", plain_captures);
-  RecordProperty("plain_drops", plain_drops);
-  RecordProperty("plain_promotions", plain_promotions);
-  EXPECT_GT(plain, 50000);
-  EXPECT_GT(not_plain, 5000);
-  EXPECT_GT(plain_captures, 10000);
-  EXPECT_GT(plain_drops, 5000);
-  EXPECT_GT(plain_promotions, 1000);
 }
 
 // A seat picked while not in check and without a legal move (its king boxed in by two
