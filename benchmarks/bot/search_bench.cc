@@ -5,6 +5,7 @@
 //
 //   search_bench --game=chess --budget_ms=1000
 //   search_bench --game=shogi4 --budget_ms=1000
+//   search_bench --game=shogi4 --seed=1 --depth=5 --budget_ms=1000000   (time to depth 5)
 //
 // Chess positions are fixed FENs (opening, middlegames, endgames); four-player shogi
 // positions are the start and random walks of fixed length and seed from it (the engine's
@@ -29,6 +30,9 @@ ABSL_FLAG(int, budget_ms, 1000, "thinking time per position");
 ABSL_FLAG(uint64_t, seed, 0,
           "0: on the clock; else seeded (node-limited, repeatable: two versions of a search "
           "that should explore the same tree must print the same nodes and moves)");
+ABSL_FLAG(int, depth, 0,
+          "four-player shogi: > 0 stops each search after this depth (with a --budget_ms that "
+          "does not stop it first, every version searches to the same depth: the time to it)");
 ABSL_FLAG(int, repeat, 1, "passes over the positions (the TT is kept between chess searches)");
 
 namespace {
@@ -99,6 +103,7 @@ int main(int argc, char** argv) {
       req.level = 10;
       req.budget_ms = absl::GetFlag(FLAGS_budget_ms);
       req.seed = absl::GetFlag(FLAGS_seed);
+      req.max_depth = absl::GetFlag(FLAGS_depth);
       const auto t0 = std::chrono::steady_clock::now();
       const double cpu0 = ThreadCpuMs();
       auto c = tablero::bot::ChooseMove(*positions[i], req);

@@ -24,6 +24,10 @@ struct Request {
   // alone, never by the clock, so the move does not depend on the machine's load (for
   // benchmarks; a service must answer on time). Ignored without a seed.
   bool use_clock = true;
+  // > 0 (four-player shogi only): no iteration deeper than this nor than the level's depth;
+  // for benchmarks that time searches to a fixed depth (with a budget that does not stop
+  // them).
+  int max_depth = 0;
 };
 
 struct Choice {

@@ -226,15 +226,19 @@ namespace {
   const uint8_t* touch_to = nt.touch[to];
   const uint8_t* touch_from = nt.touch[from >= 0 ? from : to];
   const unsigned to_mask = slider ? 3 : 1, from_mask = from >= 0 ? 2 : 0;
-  const s4::Squares occupied = Shogi4Occupied(p), alive = Shogi4PiecesOf(p, p.alive);
+  const Shogi4Rays& rays = Shogi4RayTable();
+  s4::Squares occupied = 0, alive = 0;  // found on first need
   unsigned checked = 0;
   for (int t = 0; t < s4::kSeats; ++t) {
     if (t == seat || !p.Alive(t)) continue;
     const int k = p.king[t];
-    const bool touched = ((node.checked >> t) & 1) || (touch_to[k] & to_mask) != 0 ||
-                         (touch_from[k] & from_mask) != 0;
-    if (touched && Shogi4AttackedFrom(p.board, k, alive & ~p.pieces[t], occupied))
-      checked |= 1u << t;
+    // A line opened at `from` matters only with another seat's slider on the king's lines.
+    const bool touched =
+        ((node.checked >> t) & 1) || (touch_to[k] & to_mask) != 0 ||
+        ((touch_from[k] & from_mask) != 0 && (node.sliders & rays.cross[k] & ~p.pieces[t]) != 0);
+    if (!touched) continue;
+    if (occupied == 0) occupied = Shogi4Occupied(p), alive = Shogi4PiecesOf(p, p.alive);
+    if (Shogi4AttackedFrom(p.board, k, alive & ~p.pieces[t], occupied)) checked |= 1u << t;
   }
   node.checked = checked;
   // Check priority (shogi4::PickNext): the first seat in check after the mover.

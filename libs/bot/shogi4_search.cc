@@ -414,7 +414,9 @@ absl::StatusOr<Choice> ChooseShogi4(const game::Game& game, const Request& reque
   const bool brs = request.level == kMaxLevel;
   uint64_t nodes = spec.max_nodes;
   if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * 20;
-  Shogi4Searcher s(me, spec.max_depth, brs, nodes,
+  const int depth =
+      request.max_depth > 0 ? std::min(request.max_depth, spec.max_depth) : spec.max_depth;
+  Shogi4Searcher s(me, depth, brs, nodes,
                    Clocked(request, seeded) ? SearchClock(HardLimit(request)) : SearchClock(),
                    spec.noise_cp, rng.Next());
   const auto ranked = s.Run(pos, &c.depth, &c.nodes);
