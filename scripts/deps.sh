@@ -7,6 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libpqxx-dev prometheus-cpp-dev zlib1g-dev
+  libjemalloc-dev  # the matchmaking replica's allocator (services/matchmaking/CMakeLists.txt)
   libgtest-dev libgmock-dev libbenchmark-dev
   postgresql postgresql-contrib
   stockfish
