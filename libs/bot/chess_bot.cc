@@ -50,10 +50,11 @@ absl::StatusOr<Choice> ChooseChess(const game::Game& game, const Request& reques
   if (spec.random_permille > 0 && rng.Below(1000) < spec.random_permille) {
     chosen = legal.moves[rng.Below(legal.size)];
   } else {
-    // Levels 1-9 keep the handcrafted evaluation their ladder was calibrated with; level
-    // 10 plays with the tuned table (or the caller's, see ScopedChessEvalParams).
+    // Levels below kChessTunedEvalLevel keep the handcrafted evaluation their ladder was
+    // calibrated with; the others play with the tuned table (or the caller's, see
+    // ScopedChessEvalParams).
     std::optional<ScopedChessEvalParams> handcrafted;
-    if (request.level < kMaxLevel) handcrafted.emplace(HandcraftedChessEvalParams());
+    if (request.level < kChessTunedEvalLevel) handcrafted.emplace(HandcraftedChessEvalParams());
     ChessLimits limits;
     limits.max_depth = spec.max_depth;
     limits.max_nodes = spec.max_nodes;

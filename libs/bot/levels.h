@@ -22,6 +22,10 @@ struct LevelSpec {
   int default_budget_ms;  // used when the request's budget is 0
 };
 
+// Chess levels from this one up play with the tuned evaluation table (chess_eval_tuned.inc),
+// those below with the handcrafted one their steps were calibrated with.
+inline constexpr int kChessTunedEvalLevel = 10;
+
 // `level` must be within [kMinLevel, kMaxLevel]. A kind without a table of its own (a game
 // played by the generic search) uses chess's.
 const LevelSpec& Level(game::Kind kind, int level);

@@ -12,6 +12,7 @@
 
 #include "libs/bot/bot.h"
 #include "libs/bot/chess_tune.h"
+#include "libs/bot/levels.h"
 #include "libs/chess/movegen.h"
 #include "libs/games/games.h"
 
@@ -76,13 +77,14 @@ TEST(ChessEvalParams, ScopedTableAppliesToThisThreadOnly) {
   EXPECT_EQ(Evaluate(p), Evaluate(p, TunedChessEvalParams()));
 }
 
-TEST(ChessEvalParams, LevelsBelowTenKeepTheHandcraftedTable) {
-  // A table with a huge tempo changes every score a search reports: level 10 plays with the
-  // caller's table, levels 1-9 with the handcrafted one whatever the caller set.
+TEST(ChessEvalParams, LevelsBelowTheTunedLevelKeepTheHandcraftedTable) {
+  // A table with a huge tempo changes every score a search reports: levels from
+  // kChessTunedEvalLevel up play with the caller's table, those below with the handcrafted
+  // one whatever the caller set.
   ChessEvalParams odd = HandcraftedChessEvalParams();
   odd[eval_index::kTempo] = EvalScore{400, 400};
   auto g = *games::NewGame({game::Kind::kChess, {}, 0, 0});
-  for (int level : {5, 9, 10}) {
+  for (int level : {5, kChessTunedEvalLevel - 1, kChessTunedEvalLevel, 10}) {
     Request r;
     r.level = level;
     r.budget_ms = 100;
@@ -93,8 +95,8 @@ TEST(ChessEvalParams, LevelsBelowTenKeepTheHandcraftedTable) {
     ScopedChessEvalParams scope(odd);
     auto scoped = ChooseMove(*g, r);
     ASSERT_TRUE(scoped.ok()) << scoped.status();
-    if (level == 10) {
-      EXPECT_NE(scoped->eval, plain->eval);
+    if (level >= kChessTunedEvalLevel) {
+      EXPECT_NE(scoped->eval, plain->eval) << level;
     } else {
       ScopedChessEvalParams handcrafted(HandcraftedChessEvalParams());
       auto reference = ChooseMove(*g, r);
