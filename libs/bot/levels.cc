@@ -73,6 +73,7 @@ constexpr Table kCheckers = {
 // scores only 0.74 against depth 3 and level 10 about 0.83, so depth 3 without noise is
 // level 7, not 5, and the levels below step by noise and then random moves, which with two
 // opponents are each worth more than against one (10% random moves against 25%: 0.79).
+// Level 8 plays 2% random moves: without them 9-8 scored 0.59.
 constexpr Table kCheckersMulti = {
     {3, 10000, 13, 250, 300},  // 1
     {3, 10000, 13, 180, 300},  // 2
@@ -81,7 +82,7 @@ constexpr Table kCheckersMulti = {
     {3, 10000, 8, 0, 600},     // 5
     {3, 10000, 3, 0, 800},     // 6
     {3, 10000, 1, 0, 1000},    // 7
-    {5, 10000, 0, 0, 1500},    // 8
+    {5, 10000, 0, 20, 1500},   // 8
     {5, 40000, 0, 0, 2000},    // 9
     {7, 0, 0, 0, 3000},        // 10
 };
