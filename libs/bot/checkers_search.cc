@@ -214,7 +214,7 @@ absl::StatusOr<Choice> ChooseCheckers(const game::Game& game, const Request& req
   if (!cg) return absl::InternalError("checkers game of an unexpected type");
   const State& st = cg->state();
   const int me = st.to_move;
-  const LevelSpec& spec = Level(game::Kind::kCheckers, request.level);
+  const LevelSpec& spec = Level(game::Kind::kCheckers, request.level, st.layout.seats);
   Rng rng(seed);
   auto list = std::make_unique<checkers::MoveList>();
   checkers::Generate(st.layout, st.cell, me, list.get());

@@ -40,7 +40,7 @@ absl::StatusOr<Choice> ChooseChess(const game::Game& game, const Request& reques
   const auto* cg = dynamic_cast<const chess::ChessGame*>(&game);
   if (!cg) return absl::InternalError("chess game of an unexpected type");
   const Position& pos = cg->position();
-  const LevelSpec& spec = Level(game::Kind::kChess, request.level);
+  const LevelSpec& spec = Level(game::Kind::kChess, request.level, game.seats());
   Rng rng(seed);
   Choice c;
   chess::MoveList legal(pos);

@@ -104,7 +104,7 @@ absl::StatusOr<Choice> ChooseGeneric(const game::Game& game, const Request& requ
                                                                  start)
         .count();
   };
-  const LevelSpec& spec = Level(game.kind(), request.level);
+  const LevelSpec& spec = Level(game.kind(), request.level, game.seats());
   Rng rng(seed);
   const int me = game.to_move();
   std::vector<game::Move> moves = game.LegalMoves();

@@ -1,7 +1,8 @@
 // What each level (1 = beginner ... 10 = strongest) means for a game's search: how deep and
 // how many nodes it may look, how much deterministic noise spoils its evaluation, how often
 // it plays a random legal move, and the thinking time used when a caller gives none. Each
-// game has its own table: a step of depth or nodes is worth a different amount in each.
+// game has its own table: a step of depth or nodes is worth a different amount in each;
+// Chinese Checkers has two, one for two players and one for three or more.
 #ifndef TABLERO_LIBS_BOT_LEVELS_H_
 #define TABLERO_LIBS_BOT_LEVELS_H_
 
@@ -26,9 +27,10 @@ struct LevelSpec {
 // those below with the handcrafted one their steps were calibrated with.
 inline constexpr int kChessTunedEvalLevel = 10;
 
-// `level` must be within [kMinLevel, kMaxLevel]. A kind without a table of its own (a game
-// played by the generic search) uses chess's.
-const LevelSpec& Level(game::Kind kind, int level);
+// `level` must be within [kMinLevel, kMaxLevel]; `seats` is the position's seat count
+// (Chinese Checkers at 3+ seats has its own table). A kind without a table of its own (a
+// game played by the generic search) uses chess's.
+const LevelSpec& Level(game::Kind kind, int level, int seats);
 
 // Approximate Elo of a level, for players choosing an opponent; 0 where none is measured.
 // Chess: Stockfish 15.1's UCI_Elo scale (CCRL 40/4), from benchmarks/bot/elo.sh (the table

@@ -401,7 +401,7 @@ absl::StatusOr<Choice> ChooseShogi4(const game::Game& game, const Request& reque
   if (!sg) return absl::InternalError("shogi4 game of an unexpected type");
   const s4::Position& pos = sg->position();
   const int me = pos.to_move;
-  const LevelSpec& spec = Level(game::Kind::kShogi4, request.level);
+  const LevelSpec& spec = Level(game::Kind::kShogi4, request.level, game.seats());
   Rng rng(seed);
   Choice c;
   if (spec.random_permille > 0 && rng.Below(1000) < spec.random_permille) {

@@ -84,8 +84,9 @@ grpc::Status BotService::ChooseMove(grpc::ServerContext* context,
     return service::ToGrpc(absl::FailedPreconditionError("the game is over"));
   }
 
-  int budget = request->budget_ms() > 0 ? request->budget_ms()
-                                        : Level(*kind, request->level()).default_budget_ms;
+  int budget = request->budget_ms() > 0
+                   ? request->budget_ms()
+                   : Level(*kind, request->level(), (*g)->seats()).default_budget_ms;
   budget = std::min(budget, max_budget_ms_);
   // Answer before the caller gives up: keep within the call's deadline too.
   const auto deadline = context->deadline();

@@ -4,31 +4,54 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "libs/bot/bot.h"
+#include "libs/bot/checkers_search.h"
+#include "libs/bot/choosers.h"
+#include "libs/checkers/game.h"
 #include "libs/games/games.h"
 
 namespace tablero::bot {
 namespace {
 
-constexpr game::Kind kKinds[] = {game::Kind::kChess, game::Kind::kShogi4, game::Kind::kCheckers};
+// Each table with a seat count that reads it (Chinese Checkers: 2 players, then 3+).
+struct Table {
+  game::Kind kind;
+  int seats;
+};
+// A seeded request that the clock never stops (its node budget does).
+Request Seeded(int level, uint64_t seed) {
+  Request r;
+  r.level = level;
+  r.budget_ms = 60000;
+  r.seed = seed;
+  r.use_clock = false;
+  return r;
+}
+
+constexpr Table kTables[] = {{game::Kind::kChess, 2},
+                             {game::Kind::kShogi4, 4},
+                             {game::Kind::kCheckers, 2},
+                             {game::Kind::kCheckers, 3}};
 
 // Levels 1-9 are node budgets (so seeded games do not depend on the machine's load) that
 // never shrink, nor does the depth; a level that searches no further than the one below
 // is stronger by less noise or fewer random moves (one that searches further may trade some
 // back: the ladder measures the sum). Level 10 is the clock's.
 TEST(Levels, EveryGameRisesInOrder) {
-  for (game::Kind kind : kKinds) {
-    SCOPED_TRACE(game::KindName(kind));
+  for (auto [kind, seats] : kTables) {
+    SCOPED_TRACE(testing::Message() << game::KindName(kind) << " " << seats << " seats");
     for (int level = kMinLevel; level < kMaxLevel; ++level) {
       SCOPED_TRACE(level);
-      const LevelSpec& s = Level(kind, level);
+      const LevelSpec& s = Level(kind, level, seats);
       EXPECT_GT(s.max_nodes, 0u);
       EXPECT_GE(s.max_depth, 1);
       EXPECT_GE(s.noise_cp, 0);
       EXPECT_GE(s.random_permille, 0);
       EXPECT_LT(s.random_permille, 1000);
       if (level == kMinLevel) continue;
-      const LevelSpec& below = Level(kind, level - 1);
+      const LevelSpec& below = Level(kind, level - 1, seats);
       EXPECT_GE(s.max_nodes, below.max_nodes);
       EXPECT_GE(s.max_depth, below.max_depth);
       EXPECT_GE(s.default_budget_ms, below.default_budget_ms);
@@ -38,38 +61,34 @@ TEST(Levels, EveryGameRisesInOrder) {
         EXPECT_TRUE(s.noise_cp < below.noise_cp || s.random_permille < below.random_permille);
       }
     }
-    const LevelSpec& top = Level(kind, kMaxLevel);
+    const LevelSpec& top = Level(kind, kMaxLevel, seats);
     EXPECT_EQ(top.max_nodes, 0u);
     EXPECT_EQ(top.noise_cp, 0);
     EXPECT_EQ(top.random_permille, 0);
-    EXPECT_GE(top.max_depth, Level(kind, kMaxLevel - 1).max_depth);
+    EXPECT_GE(top.max_depth, Level(kind, kMaxLevel - 1, seats).max_depth);
   }
 }
 
 // A game without a search of its own is played by the generic one on chess's table.
 TEST(Levels, UnknownKindUsesChessTable) {
   for (int level = kMinLevel; level <= kMaxLevel; ++level)
-    EXPECT_EQ(&Level(game::Kind::kUnknown, level), &Level(game::Kind::kChess, level));
+    EXPECT_EQ(&Level(game::Kind::kUnknown, level, 2), &Level(game::Kind::kChess, level, 2));
 }
 
 // Each game's search reads its own row: a seeded search that is not a random move completes
 // no more than the row's depth and stops within a few nodes of the row's budget (the first
 // iteration always completes, so the bound is checked from depth 2 on).
 TEST(Levels, SearchesKeepTheirGamesBounds) {
-  for (game::Kind kind : kKinds) {
-    auto g = *games::NewGame({kind, {}, 0, 0});
+  for (auto [kind, seats] : kTables) {
+    auto g = *games::NewGame({kind, {}, seats, 0});
     for (int level = kMinLevel; level < kMaxLevel; ++level) {
-      const LevelSpec& s = Level(kind, level);
+      const LevelSpec& s = Level(kind, level, seats);
       for (uint64_t seed = 1; seed <= 3; ++seed) {
-        Request r;
-        r.level = level;
-        r.budget_ms = 60000;
-        r.seed = seed * 7919;
-        r.use_clock = false;
-        auto c = ChooseMove(*g, r);
+        auto c = ChooseMove(*g, Seeded(level, seed * 7919));
         ASSERT_TRUE(c.ok()) << c.status();
-        SCOPED_TRACE(testing::Message() << game::KindName(kind) << " level " << level << " seed "
-                                        << seed << " depth " << c->depth << " nodes " << c->nodes);
+        SCOPED_TRACE(testing::Message()
+                     << game::KindName(kind) << " " << seats << " seats level " << level << " seed "
+                     << seed << " depth " << c->depth << " nodes " << c->nodes);
         EXPECT_LE(c->depth, s.max_depth);
         if (c->depth >= 2) EXPECT_LE(c->nodes, s.max_nodes + 64);
       }
@@ -98,12 +117,7 @@ TEST(Levels, CheckersLevelSixMixesDepthFourAndFive) {
   auto g = *games::NewGame({game::Kind::kCheckers, {}, 2, 0});
   int depth4 = 0, depth5 = 0;
   for (int ply = 0; ply < 40 && !g->result().over; ++ply) {
-    Request r;
-    r.level = 6;
-    r.budget_ms = 60000;
-    r.seed = 101 + ply;
-    r.use_clock = false;
-    auto c = ChooseMove(*g, r);
+    auto c = ChooseMove(*g, Seeded(6, 101 + ply));
     ASSERT_TRUE(c.ok()) << c.status();
     depth4 += c->depth == 4;
     depth5 += c->depth == 5;
@@ -111,6 +125,56 @@ TEST(Levels, CheckersLevelSixMixesDepthFourAndFive) {
   }
   EXPECT_GT(depth4, 0);
   EXPECT_GT(depth5, 0);
+}
+
+// Chinese Checkers picks its table by the position's seat count: 2 players the two-player
+// table, 3 and 6 the 3+ one. A seeded ChooseMove is the search on its row's settings, seed
+// for seed (ChooseCheckers draws the random-move roll, then the noise's seed), so its
+// nodes, depth and score match a search on the row it read; on the positions of a game some
+// level's two rows give different searches, so reading the other table fails.
+TEST(Levels, CheckersReadsTheTableOfItsSeatCount) {
+  for (int seats : {2, 3, 6}) {
+    SCOPED_TRACE(testing::Message() << seats << " seats");
+    auto g = *games::NewGame({game::Kind::kCheckers, {}, seats, 0});
+    const int other = seats == 2 ? 3 : 2;
+    int compared = 0, differ = 0;
+    for (int ply = 0; ply < 6 && !g->result().over; ++ply) {
+      const auto& st = dynamic_cast<const checkers::CheckersGame&>(*g).state();
+      for (int level = kMinLevel; level < kMaxLevel; ++level) {
+        const uint64_t seed = 7919 * (ply + 1) + level;
+        auto c = ChooseMove(*g, Seeded(level, seed));
+        ASSERT_TRUE(c.ok()) << c.status();
+        auto search = [&](int table_seats, CheckersResult* out) {
+          const LevelSpec& s = Level(game::Kind::kCheckers, level, table_seats);
+          Rng rng(seed);
+          if (s.random_permille > 0 && rng.Below(1000) < s.random_permille) return false;
+          CheckersLimits limits;
+          limits.max_depth = s.max_depth;
+          limits.max_nodes = s.max_nodes;
+          limits.noise = s.noise_cp;
+          limits.seed = rng.Next();
+          *out = SearchCheckers(st, st.to_move, limits, SearchClock());
+          return true;
+        };
+        CheckersResult mine, theirs;
+        if (!search(seats, &mine)) continue;
+        SCOPED_TRACE(testing::Message() << "ply " << ply << " level " << level);
+        ++compared;
+        EXPECT_EQ(c->nodes, mine.nodes);
+        EXPECT_EQ(c->depth, mine.depth);
+        EXPECT_EQ(c->eval, std::clamp(mine.score, -kMateEval + 1, kMateEval - 1));
+        if (!search(other, &theirs) || theirs.nodes != mine.nodes || theirs.score != mine.score ||
+            theirs.from != mine.from || theirs.to != mine.to) {
+          ++differ;
+        }
+      }
+      auto c = ChooseMove(*g, Seeded(5, 11 + ply));
+      ASSERT_TRUE(c.ok()) << c.status();
+      ASSERT_TRUE(g->Play(c->move).ok());
+    }
+    EXPECT_GT(compared, 30);
+    EXPECT_GT(differ, 0);
+  }
 }
 
 }  // namespace
