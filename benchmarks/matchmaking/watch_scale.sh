@@ -72,12 +72,13 @@ for addr in $MM $RULES $BOT; do
   "$BIN/healthcheck" --addr="$addr" >/dev/null || { echo "$addr did not become SERVING" >&2; exit 1; }
 done
 # Waits until Postgres is quiet: under QUIET_TPS transactions/s over 2 s, twice running
-# (at most 120 s), then checkpoints. What a step leaves behind (presence rows of closed
-# streams, autovacuum after set-up, a checkpoint of the set-up's writes) must not fall into
-# the next step's window.
+# (at most 120 s), then vacuums and checkpoints. What a step leaves behind (presence rows of
+# closed streams, the set-up's guests and rooms for autovacuum to visit, a checkpoint of the
+# set-up's writes) must not fall into the next step's window.
 QUIET_TPS=${QUIET_TPS:-100}
 quiet() {
   wait_quiet
+  psql "$DB" -qc "VACUUM (ANALYZE)" >/dev/null
   psql "$DB" -qc "CHECKPOINT" >/dev/null
 }
 wait_quiet() {
