@@ -69,7 +69,7 @@ constexpr Table kCheckers = {
     {7, 0, 0, 0, 3000},       // 10
 };
 
-// Chinese Checkers at 3 or more seats, calibrated at 3 players (the upper level in one seat,
+// Chinese Checkers at 3 seats, calibrated at 3 players (the upper level in one seat,
 // the level below in the other two). The same depths span less there: depth 5 on 40k nodes
 // scores only 0.74 against depth 3 and level 10 about 0.83, so depth 3 without noise is
 // level 7, not 5, and the levels below step by noise and then random moves, which with two
@@ -88,6 +88,26 @@ constexpr Table kCheckersMulti = {
     {7, 0, 0, 0, 3000},        // 10
 };
 
+// Chinese Checkers at 4 or more seats, calibrated at 6 players (the upper level in one seat,
+// the level below in the other five). Depth 5 adds little there (depth 5 on 10k nodes with
+// 2% random moves scored 0.53 against depth 3 with noise 1; level 10 0.51 against depth 3
+// without noise, but 0.70 with noise 1), so levels 1-9 all search depth 3: noise 1, 4, 7,
+// 12 and 20 (past 20 it adds little: 20 against 30 scored 0.53; 1, 3, 6, 10, 20 made steps
+// of 0.61 to 0.74), then random moves, which at 45% and more leave most games to the
+// engine's move limit.
+constexpr Table kCheckersMany = {
+    {3, 10000, 20, 380, 300},  // 1
+    {3, 10000, 20, 300, 300},  // 2
+    {3, 10000, 20, 200, 400},  // 3
+    {3, 10000, 20, 100, 500},  // 4
+    {3, 10000, 20, 0, 600},    // 5
+    {3, 10000, 12, 0, 800},    // 6
+    {3, 10000, 7, 0, 1000},    // 7
+    {3, 10000, 4, 0, 1500},    // 8
+    {3, 10000, 1, 0, 2000},    // 9
+    {7, 0, 0, 0, 3000},        // 10
+};
+
 }  // namespace
 
 const LevelSpec& Level(game::Kind kind, int level, int seats) {
@@ -95,7 +115,9 @@ const LevelSpec& Level(game::Kind kind, int level, int seats) {
     case game::Kind::kShogi4:
       return kShogi4[level - 1];
     case game::Kind::kCheckers:
-      return seats >= 3 ? kCheckersMulti[level - 1] : kCheckers[level - 1];
+      return seats >= 4   ? kCheckersMany[level - 1]
+             : seats == 3 ? kCheckersMulti[level - 1]
+                          : kCheckers[level - 1];
     default:
       return kChess[level - 1];
   }

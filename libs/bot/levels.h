@@ -2,7 +2,7 @@
 // how many nodes it may look, how much deterministic noise spoils its evaluation, how often
 // it plays a random legal move, and the thinking time used when a caller gives none. Each
 // game has its own table: a step of depth or nodes is worth a different amount in each;
-// Chinese Checkers has two, one for two players and one for three or more.
+// Chinese Checkers has three: two players, three, and four or more.
 #ifndef TABLERO_LIBS_BOT_LEVELS_H_
 #define TABLERO_LIBS_BOT_LEVELS_H_
 
@@ -28,8 +28,8 @@ struct LevelSpec {
 inline constexpr int kChessTunedEvalLevel = 10;
 
 // `level` must be within [kMinLevel, kMaxLevel]; `seats` is the position's seat count
-// (Chinese Checkers at 3+ seats has its own table). A kind without a table of its own (a
-// game played by the generic search) uses chess's.
+// (Chinese Checkers has a table for 2, for 3 and for 4+ seats). A kind without a table of its own
+// (a game played by the generic search) uses chess's.
 const LevelSpec& Level(game::Kind kind, int level, int seats);
 
 // Approximate Elo of a level, for players choosing an opponent; 0 where none is measured.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "libs/bot/bot.h"
 #include "libs/bot/checkers_search.h"
@@ -33,7 +34,8 @@ Request Seeded(int level, uint64_t seed) {
 constexpr Table kTables[] = {{game::Kind::kChess, 2},
                              {game::Kind::kShogi4, 4},
                              {game::Kind::kCheckers, 2},
-                             {game::Kind::kCheckers, 3}};
+                             {game::Kind::kCheckers, 3},
+                             {game::Kind::kCheckers, 6}};
 
 // Levels 1-9 are node budgets (so seeded games do not depend on the machine's load) that
 // never shrink, nor does the depth; a level that searches no further than the one below
@@ -128,16 +130,23 @@ TEST(Levels, CheckersLevelSixMixesDepthFourAndFive) {
 }
 
 // Chinese Checkers picks its table by the position's seat count: 2 players the two-player
-// table, 3 and 6 the 3+ one. A seeded ChooseMove is the search on its row's settings, seed
-// for seed (ChooseCheckers draws the random-move roll, then the noise's seed), so its
-// nodes, depth and score match a search on the row it read; on the positions of a game some
-// level's two rows give different searches, so reading the other table fails.
+// table, 3 the three-player one, 4 and 6 the 4+ one. A seeded ChooseMove is the search on
+// its row's settings, seed for seed (ChooseCheckers draws the random-move roll, then the
+// noise's seed), so its nodes, depth and score match a search on the row it read; on the
+// positions of a game some level's rows of two tables give different searches, so reading
+// either other table fails.
 TEST(Levels, CheckersReadsTheTableOfItsSeatCount) {
-  for (int seats : {2, 3, 6}) {
+  for (int seats : {2, 3, 4, 6}) {
     SCOPED_TRACE(testing::Message() << seats << " seats");
     auto g = *games::NewGame({game::Kind::kCheckers, {}, seats, 0});
-    const int other = seats == 2 ? 3 : 2;
-    int compared = 0, differ = 0;
+    // A seat count that reads each other table (2, 3, 4 for 4+).
+    std::vector<int> others;
+    for (int table_seats : {2, 3, 4}) {
+      if (table_seats != std::min(seats, 4)) others.push_back(table_seats);
+    }
+    ASSERT_EQ(others.size(), 2u);
+    int compared = 0;
+    std::vector<int> differ(others.size(), 0);
     for (int ply = 0; ply < 6 && !g->result().over; ++ply) {
       const auto& st = dynamic_cast<const checkers::CheckersGame&>(*g).state();
       for (int level = kMinLevel; level < kMaxLevel; ++level) {
@@ -163,9 +172,11 @@ TEST(Levels, CheckersReadsTheTableOfItsSeatCount) {
         EXPECT_EQ(c->nodes, mine.nodes);
         EXPECT_EQ(c->depth, mine.depth);
         EXPECT_EQ(c->eval, std::clamp(mine.score, -kMateEval + 1, kMateEval - 1));
-        if (!search(other, &theirs) || theirs.nodes != mine.nodes || theirs.score != mine.score ||
-            theirs.from != mine.from || theirs.to != mine.to) {
-          ++differ;
+        for (size_t i = 0; i < others.size(); ++i) {
+          if (!search(others[i], &theirs) || theirs.nodes != mine.nodes ||
+              theirs.score != mine.score || theirs.from != mine.from || theirs.to != mine.to) {
+            ++differ[i];
+          }
         }
       }
       auto c = ChooseMove(*g, Seeded(5, 11 + ply));
@@ -173,7 +184,9 @@ TEST(Levels, CheckersReadsTheTableOfItsSeatCount) {
       ASSERT_TRUE(g->Play(c->move).ok());
     }
     EXPECT_GT(compared, 30);
-    EXPECT_GT(differ, 0);
+    for (size_t i = 0; i < others.size(); ++i) {
+      EXPECT_GT(differ[i], 0) << "against the table of " << others[i] << " seats";
+    }
   }
 }
 
