@@ -51,7 +51,7 @@ void Background::RenewAndSweepConnections() {
   // grace clock starts exactly once whichever replica sweeps it.
   for (int i = 0; i < 100 && !stop_; ++i) {
     bool found = false;
-    absl::Status s = commits_->Tx([&](pqxx::work& w) -> absl::Status {
+    absl::Status s = commits_->Tx([&](pqxx::work& w, ToPublish& pub) -> absl::Status {
       found = false;
       pqxx::result r = w.exec(
           "SELECT c.id, c.room_id, c.player_id FROM connections c JOIN replicas r ON "
@@ -65,7 +65,7 @@ void Background::RenewAndSweepConnections() {
       if (Connected(w, room, player)) return absl::OkStatus();
       std::vector<v1::RoomEvent> ev;
       if (auto st = Presence(w, room, player, false, &ev); !st.ok()) return st;
-      return AppendEvents(w, room, &ev).status();
+      return AppendEvents(w, room, &ev, &pub).status();
     });
     if (!s.ok() || !found) break;
   }

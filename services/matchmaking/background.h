@@ -41,7 +41,7 @@ class Background {
  public:
   // Creates and starts a game in a locked room (the quick-match pairing's games).
   using StartGame =
-      std::function<absl::Status(pqxx::transaction_base&, const v1::Room&,
+      std::function<absl::Status(pqxx::transaction_base&, ToPublish&, const v1::Room&,
                                  const std::vector<std::string>& seats, int first_seat, v1::Game*)>;
   Background(BackgroundConfig config, Commits* commits, Backends* backends, Metrics* metrics,
              StartGame start_game);

@@ -1,17 +1,15 @@
 #include "services/matchmaking/commits.h"
 
-#include "services/matchmaking/room_store.h"
-
 namespace tablero::matchmaking {
 
-absl::Status Commits::Tx(const std::function<absl::Status(pqxx::work&)>& fn) {
-  EventsScope scope;
+absl::Status Commits::Tx(const std::function<absl::Status(pqxx::work&, ToPublish&)>& fn) {
+  ToPublish rooms;
   absl::Status s = pool_->Tx([&](pqxx::work& w) {
-    scope.Reset();  // a retried attempt starts over
-    return fn(w);
+    rooms.Clear();  // a retried attempt starts over
+    return fn(w, rooms);
   });
   if (s.ok()) {
-    for (const std::string& room : scope.rooms()) hub_->Publish(room);
+    for (const std::string& room : rooms.rooms()) hub_->Publish(room);
   }
   return s;
 }

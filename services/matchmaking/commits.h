@@ -14,6 +14,7 @@
 #include "services/matchmaking/hub.h"
 #include "services/matchmaking/mm_metrics.h"
 #include "services/matchmaking/play.h"
+#include "services/matchmaking/room_store.h"
 
 namespace tablero::matchmaking {
 
@@ -22,8 +23,10 @@ class Commits {
   Commits(pg::Pool* pool, Hub* hub, Metrics* metrics, PlayConfig play)
       : pool_(pool), hub_(hub), metrics_(metrics), play_(play) {}
 
-  // pool.Tx, then the rooms whose events it appended are published.
-  absl::Status Tx(const std::function<absl::Status(pqxx::work&)>& fn);
+  // pool.Tx, then the rooms fn noted in its ToPublish (AppendEvents) are published.
+  absl::Status Tx(const std::function<absl::Status(pqxx::work&, ToPublish&)>& fn);
+  // pool.Tx for a transaction that appends no event (it has no ToPublish to append with).
+  absl::Status Tx(const std::function<absl::Status(pqxx::work&)>& fn) { return pool_->Tx(fn); }
   // CommitPlay (same contract), then g.room_id's events published and the commit counted.
   absl::Status Play(const GameRow& g, int seat, const Applied& a, bool by_cpu, v1::Game* out);
   // Wakes the watchers of `name` on every replica (a room, or TicketWatch::WakeName).

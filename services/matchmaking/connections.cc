@@ -141,7 +141,7 @@ std::vector<Connections::Op> Connections::TakeBatch(
 }
 
 absl::Status Connections::Write(std::vector<Op>* ops) {
-  return tx_([&](pqxx::work& w) -> absl::Status {
+  return tx_([&](pqxx::work& w, ToPublish& pub) -> absl::Status {
     std::vector<std::string> rooms;
     for (Op& op : *ops) {
       op.result = absl::OkStatus();  // a retried attempt starts over
@@ -217,7 +217,7 @@ absl::Status Connections::Write(std::vector<Op>* ops) {
     }
     for (auto& [room, ev] : events) {
       if (ev.empty()) continue;
-      if (auto seq = AppendEvents(w, room, &ev); !seq.ok()) return seq.status();
+      if (auto seq = AppendEvents(w, room, &ev, &pub); !seq.ok()) return seq.status();
     }
     return absl::OkStatus();
   });

@@ -31,11 +31,13 @@
 
 namespace tablero::matchmaking {
 
+class ToPublish;  // room_store.h
+
 class Connections {
  public:
-  // Runs fn in a transaction and publishes the rooms whose events it appended
-  // (MatchmakingService::Tx).
-  using TxFn = std::function<absl::Status(const std::function<absl::Status(pqxx::work&)>&)>;
+  // Runs fn in a transaction and publishes the rooms it noted (Commits::Tx).
+  using TxFn =
+      std::function<absl::Status(const std::function<absl::Status(pqxx::work&, ToPublish&)>&)>;
   using Done = std::function<void(absl::Status)>;
 
   Connections(std::string replica, int lease_seconds, TxFn tx, size_t max_batch = 512);

@@ -32,7 +32,7 @@ void Background::TakeoverSweep() {
     const std::string& game_id = due_seat.first;
     const int seat = due_seat.second;
     bool took = false;
-    (void)commits_->Tx([&](pqxx::work& w) -> absl::Status {
+    (void)commits_->Tx([&](pqxx::work& w, ToPublish& pub) -> absl::Status {
       took = false;
       pqxx::result g = w.exec_params("SELECT room_id FROM games WHERE id = $1", game_id);
       if (g.empty()) return absl::OkStatus();
@@ -61,7 +61,7 @@ void Background::TakeoverSweep() {
       p->set_connected(false);
       p->set_cpu_controlled(true);
       took = true;
-      return AppendEvents(w, room, &ev).status();
+      return AppendEvents(w, room, &ev, &pub).status();
     });
     if (took) metrics_->takeover_absent->Increment();
   }

@@ -64,7 +64,8 @@ absl::StatusOr<Startable> LockStartable(pqxx::work& w, const std::string& room_i
 
 }  // namespace
 
-absl::Status MatchmakingService::StartIn(pqxx::transaction_base& w, const v1::Room& room,
+absl::Status MatchmakingService::StartIn(pqxx::transaction_base& w, ToPublish& pub,
+                                         const v1::Room& room,
                                          const std::vector<std::string>& seats, int first_seat,
                                          v1::Game* out) {
   if (auto s = CheckRanked(room, seats); !s.ok()) return s;
@@ -82,7 +83,7 @@ absl::Status MatchmakingService::StartIn(pqxx::transaction_base& w, const v1::Ro
     }
     return created.status();
   }
-  return CreateGame(w, commits_.play(), room, seats, ng.first_seat(), *created, out);
+  return CreateGame(w, pub, commits_.play(), room, seats, ng.first_seat(), *created, out);
 }
 
 grpc::Status MatchmakingService::StartGame(grpc::ServerContextBase* ctx,
@@ -90,7 +91,7 @@ grpc::Status MatchmakingService::StartGame(grpc::ServerContextBase* ctx,
   auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w, ToPublish& pub) -> absl::Status {
     auto st = LockStartable(w, req->room_id(), caller->id, "start the game", v1::Room::STATE_LOBBY,
                             "a game is already running", "the room has played: use Rematch");
     if (!st.ok()) return st.status();
@@ -99,7 +100,7 @@ grpc::Status MatchmakingService::StartGame(grpc::ServerContextBase* ctx,
     const int n = st->seats;
     std::vector<std::string> seats(n);
     for (int i = 0; i < n && i < static_cast<int>(humans.size()); ++i) seats[i] = humans[i];
-    return StartIn(w, room, seats, room.settings().first_seat() % n, resp);
+    return StartIn(w, pub, room, seats, room.settings().first_seat() % n, resp);
   });
   return ToGrpc(s);
 }
@@ -109,7 +110,7 @@ grpc::Status MatchmakingService::Rematch(grpc::ServerContextBase* ctx,
   auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w, ToPublish& pub) -> absl::Status {
     auto st =
         LockStartable(w, req->room_id(), caller->id, "start a rematch", v1::Room::STATE_FINISHED,
                       "a game is still running", "no game has been played yet: use StartGame");
@@ -149,7 +150,7 @@ grpc::Status MatchmakingService::Rematch(grpc::ServerContextBase* ctx,
         first = (prev.first_seat() + 1) % n;
       }
     }
-    return StartIn(w, room, seats, first, resp);
+    return StartIn(w, pub, room, seats, first, resp);
   });
   return ToGrpc(s);
 }

@@ -38,7 +38,7 @@ void Background::MatchQueue() {
     std::vector<double> waits;  // of the tickets matched, observed once committed
     int matched_kind = 0;
     std::vector<std::string> matched;
-    absl::Status done = commits_->Tx([&](pqxx::work& w) -> absl::Status {
+    absl::Status done = commits_->Tx([&](pqxx::work& w, ToPublish& pub) -> absl::Status {
       waits.clear();
       matched.clear();
       // The pool's matcher lock; the candidates' row locks (FOR UPDATE) also keep out a
@@ -89,9 +89,9 @@ void Background::MatchQueue() {
         if (auto st = LoadRoom(w, room_id, &room, true); !st.ok()) return st;
         for (const auto& m : room.members())
           *ev.emplace_back().mutable_member_joined()->mutable_member() = m;
-        if (auto seq = AppendEvents(w, room_id, &ev); !seq.ok()) return seq.status();
+        if (auto seq = AppendEvents(w, room_id, &ev, &pub); !seq.ok()) return seq.status();
         v1::Game game;
-        if (auto st = start_game_(w, room, seats, 0, &game); !st.ok()) return st;
+        if (auto st = start_game_(w, pub, room, seats, 0, &game); !st.ok()) return st;
         for (size_t g : group) {
           w.exec_params("UPDATE tickets SET status = $4, room_id = $2, game_id = $3 WHERE id = $1",
                         ids[g], room_id, game.id(), kTicketMatched);

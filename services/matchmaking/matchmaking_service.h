@@ -156,7 +156,7 @@ class MatchmakingService final {
                    v1::GameActionResponse* resp);
 
   // Creates and starts a game in a locked room (games.cc).
-  absl::Status StartIn(pqxx::transaction_base& w, const v1::Room& room,
+  absl::Status StartIn(pqxx::transaction_base& w, ToPublish& pub, const v1::Room& room,
                        const std::vector<std::string>& seats, int first_seat, v1::Game* out);
 
   // WatchTicket's reads (TicketWatch::Reader): the tickets, WAITING ones renewed.

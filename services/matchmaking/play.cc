@@ -319,15 +319,15 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
     ev.push_back(TurnEvent(*out, CpuToPlay(*out)));
   }
   for (auto& e : ev) e.set_game_id(g.id);
-  auto seq = AppendEvents(t, g.room_id, &ev, seq0, Publisher::kCaller);
+  auto seq = AppendEvents(t, g.room_id, &ev, /*to_publish=*/nullptr, seq0);
   if (!seq.ok()) return seq.status();
   out->set_seq(*seq);
   return ev;
 }
 
-absl::Status CreateGame(pqxx::transaction_base& t, const PlayConfig& play, const v1::Room& room,
-                        const std::vector<std::string>& players, int first_seat,
-                        const v1::NewGameResponse& created, v1::Game* out) {
+absl::Status CreateGame(pqxx::transaction_base& t, ToPublish& to_publish, const PlayConfig& play,
+                        const v1::Room& room, const std::vector<std::string>& players,
+                        int first_seat, const v1::NewGameResponse& created, v1::Game* out) {
   std::string id = NewId();
   const v1::RoomSettings& st = room.settings();
   v1::RoomSettings opts;
@@ -377,7 +377,7 @@ absl::Status CreateGame(pqxx::transaction_base& t, const PlayConfig& play, const
   *ev[0].mutable_game_started()->mutable_game() = *out;
   ev.push_back(TurnEvent(*out, CpuToPlay(*out)));
   for (auto& e : ev) e.set_game_id(id);
-  auto seq = AppendEvents(t, room.id(), &ev);
+  auto seq = AppendEvents(t, room.id(), &ev, &to_publish);
   if (!seq.ok()) return seq.status();
   out->set_seq(*seq);
   return absl::OkStatus();

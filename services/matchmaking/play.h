@@ -16,6 +16,8 @@
 
 namespace tablero::matchmaking {
 
+class ToPublish;  // room_store.h
+
 namespace v1 = ::tablero::v1;
 
 struct SeatRow {
@@ -98,10 +100,11 @@ absl::StatusOr<std::vector<v1::RoomEvent>> Commit(pqxx::transaction_base& t, con
                                                   bool by_cpu, v1::Game* out);
 
 // Creates a game in a room (StartGame, Rematch, quick match): `players[i]` holds seat i
-// ("" for a CPU seat). Sets the room PLAYING and appends GameStarted and TurnChanged.
-absl::Status CreateGame(pqxx::transaction_base& t, const PlayConfig& play, const v1::Room& room,
-                        const std::vector<std::string>& players, int first_seat,
-                        const v1::NewGameResponse& created, v1::Game* out);
+// ("" for a CPU seat). Sets the room PLAYING and appends GameStarted and TurnChanged
+// (the room noted in `to_publish`).
+absl::Status CreateGame(pqxx::transaction_base& t, ToPublish& to_publish, const PlayConfig& play,
+                        const v1::Room& room, const std::vector<std::string>& players,
+                        int first_seat, const v1::NewGameResponse& created, v1::Game* out);
 
 }  // namespace tablero::matchmaking
 

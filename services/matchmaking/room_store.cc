@@ -7,7 +7,6 @@
 #include "libs/games/games.h"
 #include "libs/games/kinds.h"
 #include "libs/pg/prepared.h"
-#include "services/matchmaking/hub.h"
 #include "services/matchmaking/sql_values.h"
 
 namespace tablero::matchmaking {
@@ -154,14 +153,7 @@ absl::Status LoadGame(pqxx::transaction_base& t, const std::string& id, v1::Game
   return absl::OkStatus();
 }
 
-namespace {
-thread_local EventsScope* current_scope = nullptr;
-}  // namespace
-
-EventsScope::EventsScope() : outer_(current_scope) { current_scope = this; }
-EventsScope::~EventsScope() { current_scope = outer_; }
-EventsScope* EventsScope::Current() { return current_scope; }
-void EventsScope::Note(const std::string& room) {
+void ToPublish::Note(const std::string& room) {
   if (std::find(rooms_.begin(), rooms_.end(), room) == rooms_.end()) rooms_.push_back(room);
 }
 
@@ -181,8 +173,8 @@ std::string NumberEvents(std::vector<v1::RoomEvent>* events, int64_t seq) {
 }
 
 absl::StatusOr<int64_t> AppendEvents(pqxx::transaction_base& t, const std::string& room_id,
-                                     std::vector<v1::RoomEvent>* events, int64_t locked_seq,
-                                     Publisher publisher) {
+                                     std::vector<v1::RoomEvent>* events, ToPublish* to_publish,
+                                     int64_t locked_seq) {
   int64_t seq = locked_seq;
   if (seq < 0 && events->empty()) {
     pqxx::result r = t.exec_params("SELECT seq FROM rooms WHERE id = $1", room_id);
@@ -197,21 +189,12 @@ absl::StatusOr<int64_t> AppendEvents(pqxx::transaction_base& t, const std::strin
   if (events->empty()) return seq;
   const int64_t first = seq + 1, last = seq + static_cast<int64_t>(events->size());
   const std::string bodies = NumberEvents(events, seq);
-  EventsScope* scope = EventsScope::Current();
-  if (publisher == Publisher::kCaller || scope != nullptr) {
-    if (publisher == Publisher::kScopeOrNotify) scope->Note(room_id);
-    pg::ExecPrepared(t, "append_events",
-                     "WITH r AS (UPDATE rooms SET seq = $2 WHERE id = $1) "
-                     "INSERT INTO events (room_id, seq, body) SELECT $1, $3 + u.n - 1, u.b "
-                     "FROM unnest($4::bytea[]) WITH ORDINALITY AS u(b, n)",
-                     room_id, last, first, bodies);
-    return last;
-  }
-  pg::ExecPrepared(t, "append_events_notify",
-                   "WITH r AS (UPDATE rooms SET seq = $2 WHERE id = $1), "
-                   "i AS (INSERT INTO events (room_id, seq, body) SELECT $1, $3 + u.n - 1, u.b "
-                   "FROM unnest($4::bytea[]) WITH ORDINALITY AS u(b, n)) SELECT pg_notify($5, $1)",
-                   room_id, last, first, bodies, std::string(kChannel));
+  if (to_publish != nullptr) to_publish->Note(room_id);
+  pg::ExecPrepared(t, "append_events",
+                   "WITH r AS (UPDATE rooms SET seq = $2 WHERE id = $1) "
+                   "INSERT INTO events (room_id, seq, body) SELECT $1, $3 + u.n - 1, u.b "
+                   "FROM unnest($4::bytea[]) WITH ORDINALITY AS u(b, n)",
+                   room_id, last, first, bodies);
   return last;
 }
 

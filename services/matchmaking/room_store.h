@@ -32,41 +32,32 @@ absl::Status LoadRoom(pqxx::transaction_base& t, const std::string& id, v1::Room
 absl::Status LoadGame(pqxx::transaction_base& t, const std::string& id, v1::Game* out,
                       bool lock = false);
 
+// The rooms whose events a transaction appended, for the transaction's owner to publish
+// once it has committed (Commits::Tx). Handed explicitly to whatever appends.
+class ToPublish {
+ public:
+  void Note(const std::string& room);
+  void Clear() { rooms_.clear(); }  // a retried attempt starts over
+  const std::vector<std::string>& rooms() const { return rooms_; }
+
+ private:
+  std::vector<std::string> rooms_;
+};
+
 // Appends events to the room's log: seq (gap-free, from rooms.seq under its row lock,
-// so commit order is seq order), time, game_id left as set; stores them. Inside an
-// EventsScope the room is noted for the scope's owner to publish after commit; outside
-// one the transaction NOTIFYs itself (see hub.h for why the first is the rule). Returns
-// the last seq. The events are updated in place. `locked_seq`: the room's seq as read
-// under its row lock earlier in this transaction (-1: lock and read it here).
-// kCaller: the caller publishes the room after the commit itself (CommitPlay); no scope
-// is noted and the transaction does not NOTIFY.
-enum class Publisher { kScopeOrNotify, kCaller };
+// so commit order is seq order), time, game_id left as set; stores them. The room is
+// noted in `to_publish`; null: the caller publishes the room itself after the commit
+// (CommitPlay, which writes the events from memory). Nothing NOTIFYs inside the
+// transaction (hub.h says why). Returns the last seq. The events are updated in place.
+// `locked_seq`: the room's seq as read under its row lock earlier in this transaction
+// (-1: lock and read it here).
 absl::StatusOr<int64_t> AppendEvents(pqxx::transaction_base& t, const std::string& room_id,
-                                     std::vector<v1::RoomEvent>* events, int64_t locked_seq = -1,
-                                     Publisher publisher = Publisher::kScopeOrNotify);
+                                     std::vector<v1::RoomEvent>* events, ToPublish* to_publish,
+                                     int64_t locked_seq = -1);
 
 // Numbers the events from seq + 1 and stamps them with the time; returns their bodies as
 // one bytea[] literal for a statement's parameter.
 std::string NumberEvents(std::vector<v1::RoomEvent>* events, int64_t seq);
-
-// Collects, on this thread, the rooms whose events the transaction now running appended.
-// Open one around a transaction (MatchmakingService::Tx); Reset() at each attempt.
-class EventsScope {
- public:
-  EventsScope();
-  ~EventsScope();
-  EventsScope(const EventsScope&) = delete;
-  EventsScope& operator=(const EventsScope&) = delete;
-  void Reset() { rooms_.clear(); }
-  const std::vector<std::string>& rooms() const { return rooms_; }
-  // The innermost open scope of this thread, or null.
-  static EventsScope* Current();
-  void Note(const std::string& room);
-
- private:
-  EventsScope* outer_;
-  std::vector<std::string> rooms_;
-};
 
 // Whether the player has an open (unexpired) Watch stream in the room.
 bool Connected(pqxx::transaction_base& t, const std::string& room_id, const std::string& player_id);

@@ -63,7 +63,7 @@ grpc::Status MatchmakingService::CreateRoom(grpc::ServerContextBase* ctx,
   auto settings = ResolveSettings(req->kind(), req->settings());
   if (!settings.ok()) return ToGrpc(settings.status());
   std::string id = NewId();
-  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w, ToPublish& pub) -> absl::Status {
     resp->Clear();
     auto again = ReplayIn(w, *retry, resp);  // a concurrent call with the id won
     if (!again.ok()) return again.status();
@@ -80,7 +80,7 @@ grpc::Status MatchmakingService::CreateRoom(grpc::ServerContextBase* ctx,
     w.exec_params("INSERT INTO members (room_id, player_id, role) VALUES ($1, $2, $3)", id,
                   caller->id, kRolePlayer);
     std::vector<v1::RoomEvent> ev = {Joined(w, id, caller->id, v1::Member::ROLE_PLAYER)};
-    if (auto seq = AppendEvents(w, id, &ev); !seq.ok()) return seq.status();
+    if (auto seq = AppendEvents(w, id, &ev, &pub); !seq.ok()) return seq.status();
     if (auto st = LoadRoom(w, id, resp); !st.ok()) return st;
     if (*retry) StoreAnswer(w, **retry, resp->SerializeAsString(), config_.request_id_ttl);
     return absl::OkStatus();
@@ -139,7 +139,7 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
     return ToGrpc(UnknownCode());
   }
   std::string room_id;
-  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w, ToPublish& pub) -> absl::Status {
     pqxx::result r = w.exec_params(
         "SELECT id, kind, state, current_game_id FROM rooms WHERE invite_code = $1 AND NOT "
         "closed FOR UPDATE",
@@ -180,7 +180,7 @@ grpc::Status MatchmakingService::JoinRoom(grpc::ServerContextBase* ctx,
       // Back from LeaveRoom: the seat is theirs again.
       if (auto st = Reclaim(w, game_id, caller->id, &ev); !st.ok()) return st;
     }
-    if (auto seq = AppendEvents(w, room_id, &ev); !seq.ok()) return seq.status();
+    if (auto seq = AppendEvents(w, room_id, &ev, &pub); !seq.ok()) return seq.status();
     resp->set_role(role);
     return LoadRoom(w, room_id, resp->mutable_room());
   });
@@ -194,7 +194,7 @@ grpc::Status MatchmakingService::LeaveRoom(grpc::ServerContextBase* ctx,
   auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w, ToPublish& pub) -> absl::Status {
     pqxx::result r = w.exec_params(
         "SELECT host_id, state, coalesce(current_game_id, '') FROM rooms WHERE id = $1 AND NOT "
         "closed FOR UPDATE",
@@ -221,7 +221,7 @@ grpc::Status MatchmakingService::LeaveRoom(grpc::ServerContextBase* ctx,
       if (auto st = LeftSeat(w, game_id, caller->id, &ev, metrics_); !st.ok()) return st;
     }
     for (auto& e : ev) e.set_game_id(game_id);
-    if (auto seq = AppendEvents(w, req->room_id(), &ev); !seq.ok()) return seq.status();
+    if (auto seq = AppendEvents(w, req->room_id(), &ev, &pub); !seq.ok()) return seq.status();
     // The last member gone: the room closes and its streams end (they see `closed`).
     if (rest.empty()) w.exec_params("UPDATE rooms SET closed = true WHERE id = $1", req->room_id());
     return absl::OkStatus();
@@ -235,7 +235,7 @@ grpc::Status MatchmakingService::UpdateRoomSettings(grpc::ServerContextBase* ctx
   auto caller = auth_.Authenticate(*ctx, true);
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("room_id", req->room_id()); !s.ok()) return ToGrpc(s);
-  absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
+  absl::Status s = commits_.Tx([&](pqxx::work& w, ToPublish& pub) -> absl::Status {
     v1::Room room;
     if (auto st = LoadRoom(w, req->room_id(), &room, true); !st.ok()) return st;
     auto settings = ResolveSettings(room.kind(), req->settings());
@@ -262,7 +262,7 @@ grpc::Status MatchmakingService::UpdateRoomSettings(grpc::ServerContextBase* ctx
     std::vector<v1::RoomEvent> ev(1);
     *ev[0].mutable_settings_changed()->mutable_settings() = *settings;
     ev[0].mutable_settings_changed()->set_settings_version(room.settings_version() + 1);
-    if (auto seq = AppendEvents(w, room.id(), &ev); !seq.ok()) return seq.status();
+    if (auto seq = AppendEvents(w, room.id(), &ev, &pub); !seq.ok()) return seq.status();
     resp->Clear();
     return LoadRoom(w, room.id(), resp);
   });

@@ -14,18 +14,19 @@ MatchmakingService::MatchmakingService(Config config, Metrics* metrics)
       tickets_(&feeds_, std::min(config_.heartbeat, config_.ticket_abandon / 3)),
       hub_(config_.database_url, config_.replica, &tickets_),
       watchers_(config_.watch_limits, config_.heartbeat, config_.watch_sweep, &feeds_, metrics_),
-      connections_(
-          config_.replica, config_.presence_lease_seconds,
-          [this](const std::function<absl::Status(pqxx::work&)>& fn) { return commits_.Tx(fn); }),
+      connections_(config_.replica, config_.presence_lease_seconds,
+                   [this](const std::function<absl::Status(pqxx::work&, ToPublish&)>& fn) {
+                     return commits_.Tx(fn);
+                   }),
       auth_(&pool_),
       backends_(config_.backends),
       commits_(&pool_, &hub_, metrics_, config_.play),
       background_(BackgroundConfig{config_.replica, config_.presence_lease_seconds, config_.tick,
                                    config_.cpu_workers, config_.ticket_abandon},
                   &commits_, &backends_, metrics_,
-                  [this](pqxx::transaction_base& w, const v1::Room& room,
+                  [this](pqxx::transaction_base& w, ToPublish& pub, const v1::Room& room,
                          const std::vector<std::string>& seats, int first_seat,
-                         v1::Game* out) { return StartIn(w, room, seats, first_seat, out); }),
+                         v1::Game* out) { return StartIn(w, pub, room, seats, first_seat, out); }),
       watch_work_(config_.watch_workers) {}
 
 MatchmakingService::~MatchmakingService() { Drain(); }

@@ -129,7 +129,7 @@ TEST_F(HubTest, ABrokenListenConnectionIsReopenedAndResyncs) {
   h.Stop();
 }
 
-TEST_F(HubTest, AppendEventsNotesTheRoomInsideAScopeAndNotifiesItselfOutside) {
+TEST_F(HubTest, AppendEventsNotesTheRoomForItsCallerAndNeverNotifies) {
   auto conn = pg::Connect(url_);
   ASSERT_TRUE(conn.ok()) << conn.status();
   // AppendEvents only needs the room's seq and the events table: a scratch schema.
@@ -141,25 +141,28 @@ TEST_F(HubTest, AppendEventsNotesTheRoomInsideAScopeAndNotifiesItselfOutside) {
       "INSERT INTO rooms (id) VALUES ('r1'), ('r2')");
   pqxx::nontransaction(**conn).exec("LISTEN tablero_matchmaking_events");
   {
-    EventsScope scope;
+    ToPublish to_publish;
     pqxx::work w(**conn);
     std::vector<v1::RoomEvent> ev(2);
-    auto seq = AppendEvents(w, "r1", &ev);
+    auto seq = AppendEvents(w, "r1", &ev, &to_publish);
     ASSERT_TRUE(seq.ok()) << seq.status();
     EXPECT_EQ(*seq, 2);
+    std::vector<v1::RoomEvent> more(1);
+    ASSERT_TRUE(AppendEvents(w, "r1", &more, &to_publish).ok());
+    EXPECT_EQ(more[0].seq(), 3) << "numbered after the first append, in the same transaction";
     w.commit();
-    EXPECT_EQ(scope.rooms(), std::vector<std::string>{"r1"});
+    EXPECT_EQ(to_publish.rooms(), std::vector<std::string>{"r1"}) << "a room is noted once";
   }
-  EXPECT_EQ((*conn)->get_notifs(), 0) << "no NOTIFY inside a scope's transaction";
   {
     pqxx::work w(**conn);
     std::vector<v1::RoomEvent> ev(1);
-    auto seq = AppendEvents(w, "r2", &ev);
+    auto seq = AppendEvents(w, "r2", &ev, /*to_publish=*/nullptr);
     ASSERT_TRUE(seq.ok()) << seq.status();
     EXPECT_EQ(*seq, 1);
     w.commit();
   }
-  EXPECT_EQ((*conn)->await_notification(5, 0), 1) << "without a scope the transaction NOTIFYs";
+  EXPECT_EQ((*conn)->await_notification(1, 0), 0)
+      << "no NOTIFY from a transaction: its owner publishes after the commit";
   pqxx::nontransaction(**conn).exec("DROP SCHEMA hub_test CASCADE");
 }
 
