@@ -88,7 +88,7 @@ constexpr Table kCheckersMulti = {
     {7, 0, 0, 0, 3000},        // 10
 };
 
-// Chinese Checkers at 4 or more seats, calibrated at 6 players (the upper level in one seat,
+// Chinese Checkers at 5 or more seats, calibrated at 6 players (the upper level in one seat,
 // the level below in the other five). Depth 5 adds little there (depth 5 on 10k nodes with
 // 2% random moves scored 0.53 against depth 3 with noise 1; level 10 0.51 against depth 3
 // without noise, but 0.70 with noise 1), so levels 1-9 all search depth 3: noise 1, 4, 7,
@@ -108,6 +108,26 @@ constexpr Table kCheckersMany = {
     {7, 0, 0, 0, 3000},        // 10
 };
 
+// Chinese Checkers at 4 seats, calibrated at 4 players (the upper level in one seat, the
+// level below in the other three). Level 10 is further above depth 3 there than at 6 (0.82
+// against depth 3 with noise 1), so level 9 searches depth 5 on 10k nodes with 1% random
+// moves (without them level 10 scored only 0.60 against it; with 2%, 0.59 against depth 3
+// with noise 1), levels 5-8 step by noise at depth 3 (10, 7, 4, 1), and levels 1-3 by fewer
+// random moves than at 6 (25, 18, 8%: from the 6-seat table's 38% the ladder up to level 10
+// spans more than nine steps of 0.70).
+constexpr Table kCheckersFour = {
+    {3, 10000, 20, 250, 300},  // 1
+    {3, 10000, 20, 180, 300},  // 2
+    {3, 10000, 20, 80, 400},   // 3
+    {3, 10000, 20, 0, 500},    // 4
+    {3, 10000, 10, 0, 600},    // 5
+    {3, 10000, 7, 0, 800},     // 6
+    {3, 10000, 4, 0, 1000},    // 7
+    {3, 10000, 1, 0, 1500},    // 8
+    {5, 10000, 0, 10, 2000},   // 9
+    {7, 0, 0, 0, 3000},        // 10
+};
+
 }  // namespace
 
 const LevelSpec& Level(game::Kind kind, int level, int seats) {
@@ -115,7 +135,8 @@ const LevelSpec& Level(game::Kind kind, int level, int seats) {
     case game::Kind::kShogi4:
       return kShogi4[level - 1];
     case game::Kind::kCheckers:
-      return seats >= 4   ? kCheckersMany[level - 1]
+      return seats >= 5   ? kCheckersMany[level - 1]
+             : seats == 4 ? kCheckersFour[level - 1]
              : seats == 3 ? kCheckersMulti[level - 1]
                           : kCheckers[level - 1];
     default:

@@ -28,8 +28,8 @@ struct LevelSpec {
 inline constexpr int kChessTunedEvalLevel = 10;
 
 // `level` must be within [kMinLevel, kMaxLevel]; `seats` is the position's seat count
-// (Chinese Checkers has a table for 2, for 3 and for 4+ seats). A kind without a table of its own
-// (a game played by the generic search) uses chess's.
+// (Chinese Checkers has a table for 2, for 3, for 4 and for 5+ seats). A kind without a table of
+// its own (a game played by the generic search) uses chess's.
 const LevelSpec& Level(game::Kind kind, int level, int seats);
 
 // Approximate Elo of a level, for players choosing an opponent; 0 where none is measured.

@@ -136,15 +136,17 @@ TEST(Levels, CheckersLevelSixMixesDepthFourAndFive) {
 // positions of a game some level's rows of two tables give different searches, so reading
 // either other table fails.
 TEST(Levels, CheckersReadsTheTableOfItsSeatCount) {
-  for (int seats : {2, 3, 4, 6}) {
+  // The tables: 2, 3 and 4 seats, and 5+ (calibrated at 6).
+  auto table_of = [](int seats) { return std::min(seats, 5); };
+  for (int seats : {2, 3, 4, 5, 6}) {
     SCOPED_TRACE(testing::Message() << seats << " seats");
     auto g = *games::NewGame({game::Kind::kCheckers, {}, seats, 0});
-    // A seat count that reads each other table (2, 3, 4 for 4+).
+    // A seat count that reads each other table.
     std::vector<int> others;
-    for (int table_seats : {2, 3, 4}) {
-      if (table_seats != std::min(seats, 4)) others.push_back(table_seats);
+    for (int table_seats : {2, 3, 4, 5}) {
+      if (table_seats != table_of(seats)) others.push_back(table_seats);
     }
-    ASSERT_EQ(others.size(), 2u);
+    ASSERT_EQ(others.size(), 3u);
     int compared = 0;
     std::vector<int> differ(others.size(), 0);
     for (int ply = 0; ply < 6 && !g->result().over; ++ply) {
