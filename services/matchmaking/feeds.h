@@ -81,9 +81,9 @@ class Subscriber {
   // subscriber skips seqs it already has (a joining stream may see an event both in its
   // backlog and from the feed). False: it has ended and leaves the feed.
   virtual bool PushAll(absl::Span<const EventPtr> events) = 0;
-  // The same for a joining stream's backlog: not held to the stream's queue limit, since
-  // Join paces the backlog itself with AwaitDrained.
-  virtual bool PushBacklog(const EventPtr& e) = 0;
+  // The same for a joining stream's backlog (a page, or what the feed keeps): not held to
+  // the stream's queue limit, since Join paces the backlog itself with AwaitDrained.
+  virtual bool PushBacklog(absl::Span<const EventPtr> events) = 0;
   // Waits until the subscriber has written what it holds but `room` events, or `timeout`
   // (then it ends as a slow reader). False: it has ended.
   virtual bool AwaitDrained(int room, absl::Duration timeout) = 0;

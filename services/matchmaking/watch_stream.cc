@@ -69,7 +69,7 @@ void WatchStream::OnAccept(bool ok) {
   accept(ok, me);
 }
 
-bool WatchStream::PushBacklog(const EventPtr& e) { return Take({&e, 1}, false); }
+bool WatchStream::PushBacklog(absl::Span<const EventPtr> events) { return Take(events, false); }
 
 bool WatchStream::AwaitDrained(int room, absl::Duration timeout) {
   absl::MutexLock lock(&mu_);

@@ -102,7 +102,7 @@ class WatchStream final : public Subscriber {
 
   // Subscriber.
   bool PushAll(absl::Span<const EventPtr> events) override;
-  bool PushBacklog(const EventPtr& e) override;
+  bool PushBacklog(absl::Span<const EventPtr> events) override;
   bool AwaitDrained(int room, absl::Duration timeout) override;
   void RoomClosed() override;
 
