@@ -92,9 +92,8 @@ constexpr Table kCheckersMulti = {
 // the level below in the other five). Depth 5 adds little there (depth 5 on 10k nodes with
 // 2% random moves scored 0.53 against depth 3 with noise 1; level 10 0.51 against depth 3
 // without noise, but 0.70 with noise 1), so levels 1-9 all search depth 3: noise 1, 4, 7,
-// 12 and 20 (past 20 it adds little: 20 against 30 scored 0.53; 1, 3, 6, 10, 20 made steps
-// of 0.61 to 0.74), then random moves, which at 45% and more leave most games to the
-// engine's move limit.
+// 12 and 20 (past 20 it adds little: 20 against 30 scored 0.53), then random moves, which
+// at 45% and more leave most games to the engine's move limit.
 constexpr Table kCheckersMany = {
     {3, 10000, 20, 380, 300},  // 1
     {3, 10000, 20, 300, 300},  // 2
