@@ -40,6 +40,12 @@ thread_local const ChessEvalParams* active_params = nullptr;
 
 inline Square Relative(Color c, Square s) { return c == kWhite ? s : s ^ 56; }
 
+// The squares of the colour of `sq`.
+inline Bitboard SameColour(Square sq) {
+  constexpr Bitboard kDark = 0xAA55AA55AA55AA55ULL;
+  return (Bit(sq) & kDark) ? kDark : ~kDark;
+}
+
 // Pawn-structure masks, computed once: the files beside each file, the squares in front of
 // a pawn on its file, and those on its file and the files beside (the passed-pawn span).
 struct PawnMasks {
@@ -62,9 +68,12 @@ const PawnMasks kMasks = [] {
   return m;
 }();
 
-// The squares one side's minor pieces and rooks attack, for the threats on the other side.
+// The squares one side attacks (by piece type, and all together) and its passed pawns, for
+// the terms that look at both sides: threats, hanging pieces, safe checks, free passers.
 struct SideAttacks {
-  Bitboard minors = 0, rooks = 0;
+  Bitboard by_type[6] = {};
+  Bitboard all = 0;
+  Bitboard passed = 0;
 };
 
 template <Color Us, class Trace>
@@ -90,22 +99,24 @@ Score EvalSide(const Position& pos, const ChessEvalParams& w, Trace& tr, Bitboar
       use(ix::kPst + t * 64 + Relative(Us, sq));
       if (t == kPawn || t == kKing) continue;
       const Bitboard att = Attacks(PieceType(t), sq, occ);
-      const int mob = Popcount(att & ~own & ~their_pawn_att) - kMobilityBase[t];
-      use(ix::kMobility + t, mob);
+      const int reach = Popcount(att & ~own & ~their_pawn_att);
+      use(ix::kMobility + t, reach - kMobilityBase[t]);
+      use(ix::kMobilityCount + ix::kMobilityCountAt[t] + reach);
+      attacks->by_type[t] |= att;
       if (Bit(sq) & their_pawn_att) use(ix::kThreatByPawn);
       if (t == kKnight || t == kBishop) {
-        attacks->minors |= att;
         // An outpost: defended by a pawn, in the enemy half, no enemy pawn can chase it.
         const int rr = RelativeRank(Us, sq);
         if (rr >= 3 && rr <= 5 && (Bit(sq) & our_pawn_att) &&
             !(kMasks.passed[Us][sq] & kMasks.adjacent[FileOf(sq)] & their_pawns))
           use(ix::kOutpost + t - kKnight);
-      } else if (t == kRook) {
-        attacks->rooks |= att;
       }
+      if (t == kBishop) use(ix::kBadBishop, Popcount(our_pawns & SameColour(sq)));
       if (att & zone) {
         ++attackers;
-        units += kAttackWeight[t] * Popcount(att & zone);
+        const int hits = Popcount(att & zone);
+        units += kAttackWeight[t] * hits;
+        use(ix::kKingZoneAttack + t - kKnight, hits);
       }
       if (t == kRook) {
         const Bitboard file = File(FileOf(sq));
@@ -127,6 +138,7 @@ Score EvalSide(const Position& pos, const ChessEvalParams& w, Trace& tr, Bitboar
     const Bitboard beside = kMasks.adjacent[f] & Rank(RankOf(sq));
     if ((our_pawn_att & Bit(sq)) || (beside & our_pawns)) use(ix::kConnected, RelativeRank(Us, sq));
     if (!(kMasks.passed[Us][sq] & their_pawns)) {
+      attacks->passed |= Bit(sq);
       use((span & occ ? ix::kPassedBlocked : ix::kPassed) + RelativeRank(Us, sq));
       // In the endgame the kings race to the passer's path: ours to escort, theirs to stop.
       const Square stop = Us == kWhite ? sq + 8 : sq - 8;
@@ -143,6 +155,9 @@ Score EvalSide(const Position& pos, const ChessEvalParams& w, Trace& tr, Bitboar
 
   // Pawn shield in front of our king (middlegame only).
   const Square ksq = pos.king_square(Us);
+  attacks->by_type[kPawn] = our_pawn_att;
+  attacks->by_type[kKing] = KingAttacks(ksq);
+  for (Bitboard b : attacks->by_type) attacks->all |= b;
   const int kf = FileOf(ksq);
   for (int f = std::max(0, kf - 1); f <= std::min(7, kf + 1); ++f) {
     const Bitboard file_pawns = File(f) & our_pawns;
@@ -175,18 +190,39 @@ int EvaluateWith(const Position& pos, const ChessEvalParams& w, Trace tr, ChessE
   SideAttacks watt, batt;
   Score s = EvalSide<kWhite>(pos, w, tr, wpa, bpa, &wunits, &watt);
   s -= EvalSide<kBlack>(pos, w, tr, bpa, wpa, &bunits, &batt);
-  // Heavy pieces attacked by lesser ones.
-  auto threats = [&](Color c, const SideAttacks& their) {
-    const int by_minor = Popcount(pos.pieces(c, kRook, kQueen) & their.minors);
-    const int by_rook = Popcount(pos.pieces(c, kQueen) & their.rooks);
-    tr.Use(c, ix::kThreatByMinor, float(by_minor));
-    tr.Use(c, ix::kThreatByRook, float(by_rook));
-    Score t = w[ix::kThreatByMinor] * by_minor;
-    t += w[ix::kThreatByRook] * by_rook;
+  // The terms that need both sides' attacks, for side c against `their`.
+  auto both_sides = [&](Color c, const SideAttacks& ours, const SideAttacks& their) {
+    Score t;
+    auto use = [&](int i, int n) {
+      t += w[i] * n;
+      tr.Use(c, i, float(n));
+    };
+    // Heavy pieces attacked by lesser ones.
+    use(ix::kThreatByMinor,
+        Popcount(pos.pieces(c, kRook, kQueen) & (their.by_type[kKnight] | their.by_type[kBishop])));
+    use(ix::kThreatByRook, Popcount(pos.pieces(c, kQueen) & their.by_type[kRook]));
+    // Pieces attacked and not defended.
+    const Bitboard pieces = pos.pieces(c) & ~pos.pieces(c, kPawn, kKing);
+    use(ix::kHanging, Popcount(pieces & their.all & ~ours.all));
+    // Squares our pieces could check their king from, that they do not guard.
+    const Square king = pos.king_square(~c);
+    const Bitboard occ = pos.pieces();
+    const Bitboard safe = ~their.all & ~pos.pieces(c);
+    const Bitboard diag = BishopAttacks(king, occ), orth = RookAttacks(king, occ);
+    use(ix::kSafeCheck + 0, Popcount(ours.by_type[kKnight] & KnightAttacks(king) & safe));
+    use(ix::kSafeCheck + 1, Popcount(ours.by_type[kBishop] & diag & safe));
+    use(ix::kSafeCheck + 2, Popcount(ours.by_type[kRook] & orth & safe));
+    use(ix::kSafeCheck + 3, Popcount(ours.by_type[kQueen] & (diag | orth) & safe));
+    // Passed pawns whose next square is empty and not attacked.
+    for (Bitboard b = ours.passed; b;) {
+      const Square sq = PopLsb(b);
+      const Square stop = c == kWhite ? sq + 8 : sq - 8;
+      if (!(Bit(stop) & (occ | their.all))) use(ix::kPassedFree + RelativeRank(c, sq), 1);
+    }
     return t;
   };
-  s += threats(kWhite, batt);
-  s -= threats(kBlack, watt);
+  s += both_sides(kWhite, watt, batt);
+  s -= both_sides(kBlack, batt, watt);
   // King danger grows with the square of the attack, capped.
   const int danger = std::min(wunits * wunits / 2, 500) - std::min(bunits * bunits / 2, 500);
   s.mg += danger;

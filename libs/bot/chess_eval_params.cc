@@ -106,6 +106,16 @@ std::string ChessEvalParamName(int i) {
   if (in(ix::kPassed, 8)) return absl::StrCat("passed.", i - ix::kPassed);
   if (in(ix::kPassedBlocked, 8)) return absl::StrCat("passed_blocked.", i - ix::kPassedBlocked);
   if (in(ix::kOutpost, 2)) return i == ix::kOutpost ? "outpost.knight" : "outpost.bishop";
+  for (int t = 1; t <= 4; ++t) {
+    if (in(ix::kMobilityCount + ix::kMobilityCountAt[t], ix::kMobilityCountSize[t]))
+      return absl::StrCat("mobility_count.", kPieceNames[t], ".",
+                          i - ix::kMobilityCount - ix::kMobilityCountAt[t]);
+  }
+  if (in(ix::kKingZoneAttack, 4))
+    return absl::StrCat("king_zone_attack.", kPieceNames[i - ix::kKingZoneAttack + 1]);
+  if (in(ix::kSafeCheck, 4))
+    return absl::StrCat("safe_check.", kPieceNames[i - ix::kSafeCheck + 1]);
+  if (in(ix::kPassedFree, 8)) return absl::StrCat("passed_free.", i - ix::kPassedFree);
   switch (i) {
     case ix::kKingPasser:
       return "king_passer";
@@ -135,6 +145,10 @@ std::string ChessEvalParamName(int i) {
       return "shield_far";
     case ix::kTempo:
       return "tempo";
+    case ix::kHanging:
+      return "hanging";
+    case ix::kBadBishop:
+      return "bad_bishop";
   }
   return absl::StrCat("unknown.", i);
 }

@@ -54,7 +54,17 @@ inline constexpr int kShieldMissing = kOutpost + 2;       // per file by the kin
 inline constexpr int kShieldNear = kShieldMissing + 1;    // a pawn one rank in front
 inline constexpr int kShieldFar = kShieldNear + 1;        // a pawn two ranks in front
 inline constexpr int kTempo = kShieldFar + 1;             // for the side to move
-inline constexpr int kCount = kTempo + 1;
+// Mobility by count of the squares a piece reaches (as for kMobility), on top of its
+// slope: knight 0-8, bishop 0-13, rook 0-14, queen 0-27.
+inline constexpr int kMobilityCount = kTempo + 1;
+inline constexpr int kMobilityCountAt[6] = {0, 0, 9, 23, 38, 0};  // by piece type
+inline constexpr int kMobilityCountSize[6] = {0, 9, 14, 15, 28, 0};
+inline constexpr int kKingZoneAttack = kMobilityCount + 66;  // 4: knight..queen, per zone square
+inline constexpr int kSafeCheck = kKingZoneAttack + 4;  // 4: squares to check from, not attacked
+inline constexpr int kHanging = kSafeCheck + 4;         // a piece attacked and not defended
+inline constexpr int kPassedFree = kHanging + 1;        // 8: by rank, stop square empty and safe
+inline constexpr int kBadBishop = kPassedFree + 8;      // per own pawn on the bishop's colour
+inline constexpr int kCount = kBadBishop + 1;
 }  // namespace eval_index
 
 struct ChessEvalParams {

@@ -124,6 +124,38 @@ TEST(ChessEvalTrace, LinearModelAgreesWithTheEvaluation) {
   }
 }
 
+// What each term counts, on positions small enough to count by hand (uses are White's minus
+// Black's).
+float Uses(const char* fen, int index) {
+  auto pos = Position::ParseFen(fen);
+  EXPECT_TRUE(pos.ok()) << fen;
+  ChessEvalTrace t;
+  Evaluate(*pos, HandcraftedChessEvalParams(), &t);
+  return t.uses[index];
+}
+
+TEST(ChessEvalTrace, TermsCountWhatTheyName) {
+  namespace ix = eval_index;
+  // The knight on d5 is attacked by the queen and defended by nothing.
+  EXPECT_EQ(Uses("4k3/8/8/3n4/8/8/8/3QK3 w - - 0 1", ix::kHanging), -1);
+  EXPECT_EQ(Uses("4k3/8/4p3/3n4/8/8/8/3QK3 w - - 0 1", ix::kHanging), 0);  // e6 defends it
+  // The rook can check from a8 (e1 is its own king's square).
+  EXPECT_EQ(Uses("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", ix::kSafeCheck + 2), 1);
+  // The queen checks from a4, h5 and e2; d7 and d8 are guarded by the king. It attacks d7
+  // and d8 of the zone.
+  EXPECT_EQ(Uses("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", ix::kSafeCheck + 3), 3);
+  EXPECT_EQ(Uses("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", ix::kKingZoneAttack + 3), 2);
+  // A passer whose next square is free and unguarded, then blocked.
+  EXPECT_EQ(Uses("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", ix::kPassedFree + 1), 1);
+  EXPECT_EQ(Uses("4k3/8/8/8/8/4n3/4P3/4K3 w - - 0 1", ix::kPassedFree + 1), 0);
+  EXPECT_EQ(Uses("4k3/8/8/8/8/8/4P1n1/6K1 w - - 0 1", ix::kPassedFree + 1), 0);  // e3 guarded
+  // Both pawns stand on the dark squares of the c1 bishop.
+  EXPECT_EQ(Uses("4k3/8/8/8/8/8/3P1P2/2B1K3 w - - 0 1", ix::kBadBishop), 2);
+  // A knight in the corner reaches two squares.
+  EXPECT_EQ(Uses("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", ix::kMobilityCount + 2), 1);
+  EXPECT_EQ(Uses("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", ix::kMobilityCount + 8), 0);
+}
+
 TEST(ChessTune, LossFallsAndWeightsMoveTowardTheLabels) {
   // Labels from the handcrafted evaluation with knights worth 420 instead of 320: tuning
   // from the handcrafted table must lower the loss and raise the knight's value.
