@@ -125,6 +125,7 @@ Score EvalSide(const Position& pos, const ChessEvalParams& w, Trace& tr, Bitboar
     }
   }
   if (Popcount(pos.pieces(Us, kBishop)) >= 2) use(ix::kBishopPair);
+  if (attackers > 0) use(ix::kKingAttackers + std::min(attackers, 4) - 1);
   // Attack units count only with two attackers and a queen: a lone piece rarely mates.
   *attack_units = attackers >= 2 && pos.pieces(Us, kQueen) ? units : 0;
 
@@ -134,7 +135,13 @@ Score EvalSide(const Position& pos, const ChessEvalParams& w, Trace& tr, Bitboar
     const int f = FileOf(sq);
     const Bitboard span = kMasks.forward[Us][sq];
     if (span & our_pawns) use(ix::kDoubled);
-    if (!(kMasks.adjacent[f] & our_pawns)) use(ix::kIsolated);
+    if (!(kMasks.adjacent[f] & our_pawns)) {
+      use(ix::kIsolated);
+    } else if (!(kMasks.passed[Them][sq + (Us == kWhite ? 8 : -8)] & kMasks.adjacent[f] &
+                 our_pawns) &&
+               (Bit(Us == kWhite ? sq + 8 : sq - 8) & their_pawn_att)) {
+      use(ix::kBackward);  // no pawn beside or behind can support it, and its advance is met
+    }
     const Bitboard beside = kMasks.adjacent[f] & Rank(RankOf(sq));
     if ((our_pawn_att & Bit(sq)) || (beside & our_pawns)) use(ix::kConnected, RelativeRank(Us, sq));
     if (!(kMasks.passed[Us][sq] & their_pawns)) {
@@ -155,6 +162,24 @@ Score EvalSide(const Position& pos, const ChessEvalParams& w, Trace& tr, Bitboar
 
   // Pawn shield in front of our king (middlegame only).
   const Square ksq = pos.king_square(Us);
+  if (our_pawns) {
+    int nearest = 8;
+    for (Bitboard b = our_pawns; b;) {
+      const Square sq = PopLsb(b);
+      nearest = std::min(nearest, std::max(std::abs(FileOf(sq) - FileOf(ksq)),
+                                           std::abs(RankOf(sq) - RankOf(ksq))));
+    }
+    use(ix::kKingPawnDistance, nearest);
+  }
+  // Space: safe squares of the centre files on our second to fourth ranks, twice behind a
+  // pawn of ours.
+  constexpr Bitboard kCentreFiles = 0x3C3C3C3C3C3C3C3CULL;
+  constexpr Bitboard kOurRanks = Us == kWhite ? 0x00000000FFFFFF00ULL : 0x00FFFFFF00000000ULL;
+  const Bitboard area = kCentreFiles & kOurRanks & ~our_pawns & ~their_pawn_att;
+  Bitboard behind = our_pawns;
+  behind |= Us == kWhite ? behind >> 8 : behind << 8;
+  behind |= Us == kWhite ? behind >> 16 : behind << 16;
+  use(ix::kSpace, Popcount(area) + Popcount(area & behind));
   attacks->by_type[kPawn] = our_pawn_att;
   attacks->by_type[kKing] = KingAttacks(ksq);
   for (Bitboard b : attacks->by_type) attacks->all |= b;
@@ -213,6 +238,17 @@ int EvaluateWith(const Position& pos, const ChessEvalParams& w, Trace tr, ChessE
     use(ix::kSafeCheck + 1, Popcount(ours.by_type[kBishop] & diag & safe));
     use(ix::kSafeCheck + 2, Popcount(ours.by_type[kRook] & orth & safe));
     use(ix::kSafeCheck + 3, Popcount(ours.by_type[kQueen] & (diag | orth) & safe));
+    // Squares beside our king they attack and only our king or queen guards.
+    const Bitboard guards =
+        ours.by_type[kPawn] | ours.by_type[kKnight] | ours.by_type[kBishop] | ours.by_type[kRook];
+    use(ix::kWeakKingSquares, Popcount(KingAttacks(pos.king_square(c)) & their.all & ~guards));
+    // Their pieces a safe pawn push of ours would attack.
+    const Bitboard our_pawns = pos.pieces(c, kPawn);
+    const Bitboard pushed =
+        (c == kWhite ? our_pawns << 8 : our_pawns >> 8) & ~occ & (~their.all | ours.all);
+    const Bitboard hit =
+        c == kWhite ? PawnAttacksSet<kWhite>(pushed) : PawnAttacksSet<kBlack>(pushed);
+    use(ix::kPawnPushThreat, Popcount(hit & pos.pieces(~c) & ~pos.pieces(~c, kPawn)));
     // Passed pawns whose next square is empty and not attacked.
     for (Bitboard b = ours.passed; b;) {
       const Square sq = PopLsb(b);

@@ -116,6 +116,7 @@ std::string ChessEvalParamName(int i) {
   if (in(ix::kSafeCheck, 4))
     return absl::StrCat("safe_check.", kPieceNames[i - ix::kSafeCheck + 1]);
   if (in(ix::kPassedFree, 8)) return absl::StrCat("passed_free.", i - ix::kPassedFree);
+  if (in(ix::kKingAttackers, 4)) return absl::StrCat("king_attackers.", i - ix::kKingAttackers + 1);
   switch (i) {
     case ix::kKingPasser:
       return "king_passer";
@@ -149,6 +150,16 @@ std::string ChessEvalParamName(int i) {
       return "hanging";
     case ix::kBadBishop:
       return "bad_bishop";
+    case ix::kWeakKingSquares:
+      return "weak_king_squares";
+    case ix::kPawnPushThreat:
+      return "pawn_push_threat";
+    case ix::kBackward:
+      return "backward";
+    case ix::kKingPawnDistance:
+      return "king_pawn_distance";
+    case ix::kSpace:
+      return "space";
   }
   return absl::StrCat("unknown.", i);
 }

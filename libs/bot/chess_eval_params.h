@@ -64,7 +64,13 @@ inline constexpr int kSafeCheck = kKingZoneAttack + 4;  // 4: squares to check f
 inline constexpr int kHanging = kSafeCheck + 4;         // a piece attacked and not defended
 inline constexpr int kPassedFree = kHanging + 1;        // 8: by rank, stop square empty and safe
 inline constexpr int kBadBishop = kPassedFree + 8;      // per own pawn on the bishop's colour
-inline constexpr int kCount = kBadBishop + 1;
+inline constexpr int kKingAttackers = kBadBishop + 1;   // 4: 1, 2, 3, 4+ pieces on their zone
+inline constexpr int kWeakKingSquares = kKingAttackers + 4;   // beside our king, theirs to take
+inline constexpr int kPawnPushThreat = kWeakKingSquares + 1;  // pieces a safe push would hit
+inline constexpr int kBackward = kPawnPushThreat + 1;
+inline constexpr int kKingPawnDistance = kBackward + 1;  // our king to our nearest pawn
+inline constexpr int kSpace = kKingPawnDistance + 1;     // safe centre squares behind our pawns
+inline constexpr int kCount = kSpace + 1;
 }  // namespace eval_index
 
 struct ChessEvalParams {

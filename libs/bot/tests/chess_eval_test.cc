@@ -151,6 +151,17 @@ TEST(ChessEvalTrace, TermsCountWhatTheyName) {
   EXPECT_EQ(Uses("4k3/8/8/8/8/8/4P1n1/6K1 w - - 0 1", ix::kPassedFree + 1), 0);  // e3 guarded
   // Both pawns stand on the dark squares of the c1 bishop.
   EXPECT_EQ(Uses("4k3/8/8/8/8/8/3P1P2/2B1K3 w - - 0 1", ix::kBadBishop), 2);
+  // One attacker on the zone; three squares beside the king that only the king guards.
+  EXPECT_EQ(Uses("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", ix::kKingAttackers + 0), 1);
+  EXPECT_EQ(Uses("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", ix::kWeakKingSquares), 3);
+  // d3-d4 is safe and hits the c5 knight.
+  EXPECT_EQ(Uses("4k3/8/8/2n5/8/3P4/8/4K3 w - - 0 1", ix::kPawnPushThreat), 1);
+  // d2 cannot be supported (c4 is ahead of it) and d3 is met by the e4 pawn.
+  EXPECT_EQ(Uses("4k3/8/8/8/2P1p3/8/3P4/4K3 w - - 0 1", ix::kBackward), 1);
+  EXPECT_EQ(Uses("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", ix::kKingPawnDistance), 1);
+  // White: c2-f4 but e4 (11), e2 and e3 again behind the pawn; Black: c5-f7 but the two the
+  // pawn attacks (10).
+  EXPECT_EQ(Uses("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1", ix::kSpace), 3);
   // A knight in the corner reaches two squares.
   EXPECT_EQ(Uses("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", ix::kMobilityCount + 2), 1);
   EXPECT_EQ(Uses("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", ix::kMobilityCount + 8), 0);
