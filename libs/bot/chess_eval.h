@@ -1,10 +1,13 @@
 // Static evaluation of a chess position for the search, in centipawns from the side to
 // move's point of view. Tapered between middlegame and endgame by the material left:
-// material, piece-square tables, mobility, king safety (attackers on the king zone and the
-// pawn shield), pawn structure (doubled, isolated, connected, passed), minor-piece
-// outposts, threats (pieces attacked by pawns, heavy pieces by lesser ones), bishop pair,
-// rooks on open files, and a mop-up term that drives a lone king to the edge so won
-// endings get won. The weights are one table (chess_eval_params.h).
+// material, piece-square tables, mobility (a slope and a value per count of squares reached),
+// king safety (attacks on the king zone by piece type and by count of attackers, safe
+// checks, weak squares beside the king, the pawn shield), pawn structure (doubled,
+// isolated, backward, connected, passed, free to advance; the king near its pawns), space,
+// minor-piece outposts, bad bishops, threats (pieces attacked by pawns or by a safe pawn
+// push, heavy pieces by lesser ones, pieces attacked and undefended), bishop pair, rooks on
+// open files, and a mop-up term that drives a lone king to the edge so won endings get won.
+// The weights are one table (chess_eval_params.h).
 #ifndef TABLERO_LIBS_BOT_CHESS_EVAL_H_
 #define TABLERO_LIBS_BOT_CHESS_EVAL_H_
 
