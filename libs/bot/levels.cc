@@ -15,8 +15,8 @@ using Table = LevelSpec[kMaxLevel];
 // Chess: strength follows the node budget (a partly searched iteration still counts), about
 // x1.6 a level up to level 7 and x2 above, with a little evaluation noise and at the bottom
 // the odd random move. Levels 1-9 play the handcrafted evaluation (kChessTunedEvalLevel):
-// level 10's tuned one is worth about a step, so level 9 sits close below level 10's 75k
-// nodes.
+// level 10's tuned one scores about 0.70 against it at equal nodes, so level 9 sits close
+// below level 10's 75k nodes.
 constexpr Table kChess = {
     {64, 650, 35, 15, 300},   // 1
     {64, 1000, 28, 5, 300},   // 2
@@ -148,7 +148,7 @@ const LevelSpec& Level(game::Kind kind, int level, int seats) {
 // 0.5 against; the estimates made non-decreasing (neighbouring levels that measured out of
 // order show their mean) and rounded to 10. The table and its caveats:
 // benchmarks/bot/README.md, "Elo of the chess levels".
-constexpr int kChessElo[kMaxLevel] = {1470, 1620, 1630, 1770, 1810, 1820, 1880, 2000, 2000, 2120};
+constexpr int kChessElo[kMaxLevel] = {1470, 1620, 1630, 1770, 1810, 1820, 1880, 2000, 2000, 2080};
 
 int ApproxElo(game::Kind kind, int level) {
   return kind == game::Kind::kChess ? kChessElo[level - 1] : 0;
