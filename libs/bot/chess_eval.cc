@@ -40,6 +40,14 @@ thread_local const ChessEvalParams* active_params = nullptr;
 
 inline Square Relative(Color c, Square s) { return c == kWhite ? s : s ^ 56; }
 
+// King steps between two squares.
+inline int Distance(Square a, Square b) {
+  return std::max(std::abs(FileOf(a) - FileOf(b)), std::abs(RankOf(a) - RankOf(b)));
+}
+
+// The square in front of a pawn of colour c on `sq`.
+inline Square Stop(Color c, Square sq) { return c == kWhite ? sq + 8 : sq - 8; }
+
 // The squares of the colour of `sq`.
 inline Bitboard SameColour(Square sq) {
   constexpr Bitboard kDark = 0xAA55AA55AA55AA55ULL;
@@ -130,16 +138,19 @@ Score EvalSide(const Position& pos, const ChessEvalParams& w, Trace& tr, Bitboar
   *attack_units = attackers >= 2 && pos.pieces(Us, kQueen) ? units : 0;
 
   // Pawn structure.
+  const Square ksq = pos.king_square(Us);
+  int king_to_pawn = 8;  // the king's distance to its nearest pawn
   for (Bitboard b = our_pawns; b;) {
     const Square sq = PopLsb(b);
+    const Square stop = Stop(Us, sq);
     const int f = FileOf(sq);
+    king_to_pawn = std::min(king_to_pawn, Distance(ksq, sq));
     const Bitboard span = kMasks.forward[Us][sq];
     if (span & our_pawns) use(ix::kDoubled);
     if (!(kMasks.adjacent[f] & our_pawns)) {
       use(ix::kIsolated);
-    } else if (!(kMasks.passed[Them][sq + (Us == kWhite ? 8 : -8)] & kMasks.adjacent[f] &
-                 our_pawns) &&
-               (Bit(Us == kWhite ? sq + 8 : sq - 8) & their_pawn_att)) {
+    } else if (!(kMasks.passed[Them][stop] & kMasks.adjacent[f] & our_pawns) &&
+               (Bit(stop) & their_pawn_att)) {
       use(ix::kBackward);  // no pawn beside or behind can support it, and its advance is met
     }
     const Bitboard beside = kMasks.adjacent[f] & Rank(RankOf(sq));
@@ -148,29 +159,16 @@ Score EvalSide(const Position& pos, const ChessEvalParams& w, Trace& tr, Bitboar
       attacks->passed |= Bit(sq);
       use((span & occ ? ix::kPassedBlocked : ix::kPassed) + RelativeRank(Us, sq));
       // In the endgame the kings race to the passer's path: ours to escort, theirs to stop.
-      const Square stop = Us == kWhite ? sq + 8 : sq - 8;
-      auto dist = [](Square a, Square b) {
-        return std::max(std::abs(FileOf(a) - FileOf(b)), std::abs(RankOf(a) - RankOf(b)));
-      };
-      const int race = RelativeRank(Us, sq) *
-                       (dist(pos.king_square(Them), stop) - dist(pos.king_square(Us), stop));
+      const int race =
+          RelativeRank(Us, sq) * (Distance(pos.king_square(Them), stop) - Distance(ksq, stop));
       const Score k = w[ix::kKingPasser];
       s += S(k.mg * race / 2, k.eg * race / 2);
       tr.Use(Us, ix::kKingPasser, race / 2.0f);
     }
   }
 
-  // Pawn shield in front of our king (middlegame only).
-  const Square ksq = pos.king_square(Us);
-  if (our_pawns) {
-    int nearest = 8;
-    for (Bitboard b = our_pawns; b;) {
-      const Square sq = PopLsb(b);
-      nearest = std::min(nearest, std::max(std::abs(FileOf(sq) - FileOf(ksq)),
-                                           std::abs(RankOf(sq) - RankOf(ksq))));
-    }
-    use(ix::kKingPawnDistance, nearest);
-  }
+  if (our_pawns) use(ix::kKingPawnDistance, king_to_pawn);
+
   // Space: safe squares of the centre files on our second to fourth ranks, twice behind a
   // pawn of ours.
   constexpr Bitboard kCentreFiles = 0x3C3C3C3C3C3C3C3CULL;
@@ -183,6 +181,8 @@ Score EvalSide(const Position& pos, const ChessEvalParams& w, Trace& tr, Bitboar
   attacks->by_type[kPawn] = our_pawn_att;
   attacks->by_type[kKing] = KingAttacks(ksq);
   for (Bitboard b : attacks->by_type) attacks->all |= b;
+
+  // Pawn shield in front of our king (middlegame only).
   const int kf = FileOf(ksq);
   for (int f = std::max(0, kf - 1); f <= std::min(7, kf + 1); ++f) {
     const Bitboard file_pawns = File(f) & our_pawns;
@@ -252,8 +252,7 @@ int EvaluateWith(const Position& pos, const ChessEvalParams& w, Trace tr, ChessE
     // Passed pawns whose next square is empty and not attacked.
     for (Bitboard b = ours.passed; b;) {
       const Square sq = PopLsb(b);
-      const Square stop = c == kWhite ? sq + 8 : sq - 8;
-      if (!(Bit(stop) & (occ | their.all))) use(ix::kPassedFree + RelativeRank(c, sq), 1);
+      if (!(Bit(Stop(c, sq)) & (occ | their.all))) use(ix::kPassedFree + RelativeRank(c, sq), 1);
     }
     return t;
   };
