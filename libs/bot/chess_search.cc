@@ -360,12 +360,36 @@ class Searcher {
     Count();
     if (stop_) return 0;
     if (ply >= kMaxPly - 1) return Eval(pos);
+    // The table: any entry (quiescence stores depth 0) whose bound decides the window
+    // answers, and its move is tried first.
+    const uint64_t key = pos.key();
+    const TtEntry* e = tt_.Probe(key);
+    Move tt_move;
+    int tt_score = 0;
+    if (e) {
+      tt_move = Move(e->move);
+      tt_score = FromTt(e->score, ply);
+      if (e->bound == kBoundExact || (e->bound == kBoundLower && tt_score >= beta) ||
+          (e->bound == kBoundUpper && tt_score <= alpha))
+        return tt_score;
+    }
+    const bool store = !e || e->depth == 0;  // never over a deeper entry of this position
+    const int orig_alpha = alpha;
     const bool in_check = pos.InCheck();
     int best = -kInf;
     int stand = 0;
+    int raw_eval = 0;
     if (!in_check) {
-      stand = Eval(pos);
-      if (stand >= beta) return stand;
+      raw_eval = stand = e ? e->eval : Eval(pos);
+      // The table's score is a better guess than the static evaluation where its bound
+      // allows.
+      if (e && std::abs(tt_score) < kChessMateBound &&
+          (e->bound == kBoundLower ? tt_score > stand : tt_score < stand))
+        stand = tt_score;
+      if (stand >= beta) {
+        if (store) tt_.Store(key, ToTt(stand, ply), raw_eval, 0, 0, kBoundLower);
+        return stand;
+      }
       if (stand > alpha) alpha = stand;
       best = stand;
     }
@@ -390,12 +414,14 @@ class Searcher {
         moves[n++] = m;
       }
     }
-    ScoreMoves(pos, moves, n, scores, Move(), std::min(ply, kMaxPly - 1));
+    ScoreMoves(pos, moves, n, scores, tt_move, std::min(ply, kMaxPly - 1));
+    Move best_move;
     for (int i = 0; i < n; ++i) {
       PickNext(moves, scores, n, i);
       Position next = pos;
       next.DoMove(moves[i]);
       if (!in_check && !LeavesKingSafe(next, pos.side_to_move())) continue;
+      tt_.Prefetch(next.key());
       __builtin_prefetch(&eval_cache_[next.key() & (kEvalCacheSize - 1)]);
       const int s = -Quiesce(next, -beta, -alpha, ply + 1);
       if (stop_) return 0;
@@ -403,9 +429,16 @@ class Searcher {
         best = s;
         if (s > alpha) {
           alpha = s;
+          best_move = moves[i];
           if (alpha >= beta) break;
         }
       }
+    }
+    if (store) {
+      const Bound bound = best >= beta        ? kBoundLower
+                          : best > orig_alpha ? kBoundExact
+                                              : kBoundUpper;
+      tt_.Store(key, ToTt(best, ply), in_check ? 0 : raw_eval, best_move.raw(), 0, bound);
     }
     return best;
   }

@@ -1,6 +1,7 @@
 // The chess searcher: iterative deepening, principal variation search with aspiration
 // windows, a transposition table, quiescence search (captures and promotions, SEE pruned;
-// every evasion when in check), check extensions, null-move pruning, late
+// every evasion when in check; the table probed and stored there too, its move first and
+// its bound correcting the stand-pat evaluation), check extensions, null-move pruning, late
 // move reductions (less for moves with a good history), reverse futility, futility and
 // late-move pruning, razoring (reductions and pruning milder while the side's evaluation
 // improves), and move ordering by hash move, MVV-LVA with SEE, killers, countermove and
