@@ -242,25 +242,35 @@ class Searcher {
     // Whether our position got better than it was two plies ago: prune and reduce less
     // when it did (the previous move of ours was not a wasted one).
     const bool improving = !in_check && ply >= 2 && static_eval > evals_[ply - 2];
+    // What pruning goes by: the static evaluation, or the table's score where its bound
+    // says the position is better (lower bound) or worse (upper bound) than that.
+    int eval = static_eval;
+    if (e && !in_check) {
+      const int s = FromTt(e->score, ply);
+      if (std::abs(s) < kChessMateBound &&
+          (e->bound == kBoundExact || (e->bound == kBoundLower && s > eval) ||
+           (e->bound == kBoundUpper && s < eval)))
+        eval = s;
+    }
 
     if (!pv && !in_check && std::abs(beta) < kChessMateBound) {
       // Reverse futility: far above beta at low depth, the opponent will not catch up.
-      if (depth <= 6 && static_eval - 90 * (depth - improving) >= beta) return static_eval;
+      if (depth <= 6 && eval - 90 * (depth - improving) >= beta) return eval;
       // Razoring: hopelessly below alpha near the leaves, only captures can save it.
-      if (depth <= 2 && static_eval + 250 * depth < alpha) {
+      if (depth <= 2 && eval + 250 * depth < alpha) {
         const int q = Quiesce(pos, alpha - 1, alpha, ply);
         if (stop_) return 0;
         if (q < alpha) return q;
       }
       // Null move: if passing still fails high, a real move will too (not in zugzwang-prone
       // pawn endings).
-      if (null_ok && depth >= 3 && static_eval >= beta && HasPieces(pos)) {
+      if (null_ok && depth >= 3 && eval >= beta && HasPieces(pos)) {
         Position next = pos;
         next.DoNullMove();
         tt_.Prefetch(next.key());
         keys_[root_index_ + ply + 1] = RepetitionKey(next);
         played_[ply] = Move();
-        const int r = 3 + depth / 6 + std::min((static_eval - beta) / 200, 3);
+        const int r = 3 + depth / 6 + std::min((eval - beta) / 200, 3);
         const int s = -Search(next, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
         if (stop_) return 0;
         if (s >= beta) return s > kChessMateBound ? beta : s;
@@ -297,7 +307,7 @@ class Searcher {
           // Late move pruning and futility pruning of quiet moves near the leaves, and
           // quiet moves that put a piece where it is simply lost.
           if (depth <= 3 && i >= (3 + 2 * depth * depth) * (2 + improving) / 3) continue;
-          if (depth <= 2 && static_eval + 120 * depth <= alpha) continue;
+          if (depth <= 2 && eval + 120 * depth <= alpha) continue;
           if (depth <= 4 && See(pos, m) < -60 * depth) continue;
         } else if (depth <= 4 && See(pos, m) < -100 * depth) {
           continue;  // a capture that loses material at low depth
