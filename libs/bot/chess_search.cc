@@ -172,10 +172,25 @@ class Searcher {
     return pos.pieces(c) & ~pos.pieces(c, kPawn, kKing);
   }
 
+  // Continuation history: how a quiet move (piece, to) fared after the move one or two plies
+  // back (piece, to); null where there is none (the root, a null move).
+  using ContRow = int16_t[12][64];
+  ContRow* ContAt(int ply) {
+    if (ply < 0 || !played_[ply].ok()) return nullptr;
+    return &cont_[moved_[ply]][played_[ply].to()];
+  }
+  // The history of a quiet move: from-to, and piece-to after each of the last two moves.
+  int QuietScore(const Position& pos, Move m, const ContRow* c1, const ContRow* c2) const {
+    const Color us = pos.side_to_move();
+    const Piece pc = pos.piece_on(m.from());
+    return history_[us][m.from()][m.to()] + (c1 ? (*c1)[pc][m.to()] : 0) +
+           (c2 ? (*c2)[pc][m.to()] : 0);
+  }
+
   // Ordering scores for moves[0..n).
   void ScoreMoves(const Position& pos, const Move* moves, int n, int* scores, Move tt_move, int ply,
-                  Move counter = Move()) const {
-    const Color us = pos.side_to_move();
+                  Move counter = Move(), const ContRow* c1 = nullptr,
+                  const ContRow* c2 = nullptr) const {
     for (int i = 0; i < n; ++i) {
       const Move m = moves[i];
       int s;
@@ -197,7 +212,7 @@ class Searcher {
       } else if (m == counter) {
         s = (1 << 23) - 1;
       } else {
-        s = history_[us][m.from()][m.to()];
+        s = QuietScore(pos, m, c1, c2);
       }
       scores[i] = s;
     }
@@ -287,13 +302,14 @@ class Searcher {
     if (n == 0) return in_check ? -kChessMate + ply : 0;
     const Move prev = ply > 0 ? played_[ply - 1] : Move();
     const Move counter = prev.ok() ? counters_[prev.from()][prev.to()] : Move();
-    ScoreMoves(pos, moves, n, scores, tt_move, ply, counter);
+    ContRow* const c1 = ContAt(ply - 1);
+    ContRow* const c2 = ContAt(ply - 2);
+    ScoreMoves(pos, moves, n, scores, tt_move, ply, counter, c1, c2);
 
     int best = -kInf;
     Move best_move;
     Move quiets[64];
     int n_quiets = 0;
-    const Color us = pos.side_to_move();
     for (int i = 0; i < n; ++i) {
       PickNext(moves, scores, n, i);
       const Move m = moves[i];
@@ -318,6 +334,7 @@ class Searcher {
       const int new_depth = depth - 1 + ext;
       keys_[root_index_ + ply + 1] = RepetitionKey(next);
       played_[ply] = m;
+      moved_[ply] = pos.piece_on(m.from());
       int s;
       if (i == 0) {
         s = -Search(next, -beta, -alpha, new_depth, ply + 1, true);
@@ -328,7 +345,8 @@ class Searcher {
           if (pv) --r;
           if (!improving) ++r;
           if (m == killers_[ply][0] || m == killers_[ply][1] || m == counter) --r;
-          r -= history_[us][m.from()][m.to()] / 8192;  // moves that often refute: less
+          r -= history_[pos.side_to_move()][m.from()][m.to()] /
+               8192;  // moves that often refute: less
           r = std::clamp(r, 0, new_depth - 1);
         }
         s = -Search(next, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -350,9 +368,8 @@ class Searcher {
               }
               if (prev.ok()) counters_[prev.from()][prev.to()] = m;
               const int bonus = std::min(depth * depth, 400);
-              UpdateHistory(history_[us][m.from()][m.to()], bonus);
-              for (int q = 0; q < n_quiets; ++q)
-                UpdateHistory(history_[us][quiets[q].from()][quiets[q].to()], -bonus);
+              UpdateQuiet(pos, m, c1, c2, bonus);
+              for (int q = 0; q < n_quiets; ++q) UpdateQuiet(pos, quiets[q], c1, c2, -bonus);
             }
             break;
           }
@@ -456,9 +473,17 @@ class Searcher {
   // History scores stay within +/-kHistoryMax: each update pulls the score towards the
   // bonus's sign by an amount that shrinks as the score nears the bound.
   static constexpr int kHistoryMax = 16384;
-  static void UpdateHistory(int& h, int bonus) {
-    h += bonus * 32 - h * std::abs(bonus) / 512;
-    h = std::clamp(h, -kHistoryMax, kHistoryMax);
+  template <typename T>
+  static void UpdateHistory(T& h, int bonus) {
+    int v = h;
+    v += bonus * 32 - v * std::abs(bonus) / 512;
+    h = T(std::clamp(v, -kHistoryMax, kHistoryMax));
+  }
+  void UpdateQuiet(const Position& pos, Move m, ContRow* c1, ContRow* c2, int bonus) {
+    const Piece pc = pos.piece_on(m.from());
+    UpdateHistory(history_[pos.side_to_move()][m.from()][m.to()], bonus);
+    if (c1) UpdateHistory((*c1)[pc][m.to()], bonus);
+    if (c2) UpdateHistory((*c2)[pc][m.to()], bonus);
   }
 
   struct EvalSlot {
@@ -482,7 +507,9 @@ class Searcher {
   Move played_[kMaxPly + 1] = {};  // the move made at each ply of the current path
   int evals_[kMaxPly + 1] = {};    // static evaluation at each ply (-kInf in check)
   Move counters_[64][64] = {};     // the quiet reply that refuted a move (from, to)
+  Piece moved_[kMaxPly + 1] = {};  // the piece that made it
   int history_[2][64][64] = {};
+  int16_t cont_[12][64][12][64] = {};
 };
 
 }  // namespace
