@@ -195,30 +195,47 @@ namespace {
   s4::Position& p = node.pos;
   p.to_move = static_cast<int8_t>(seat);
   const int to = s4::MoveTo(m);
+  const s4::Squares to_bit = Shogi4Bit(to);
+  int from = -1;
+  s4::Cell captured = 0;
+  bool king = false;
+  // The engine's DoMove (bot_lib_test holds the step to shogi4::MakeMove), with the
+  // material, from the square-bit table.
   if (s4::IsDrop(m)) {
     const int type = s4::DropType(m);
     node.material[seat] += kShogi4BoardValue[type] - kShogi4HandValue[s4::HandIndex(type)];
+    p.board[to] = s4::MakeCell(type, seat, seat);
+    p.pieces[seat] |= to_bit;
+    --p.hand[seat][s4::HandIndex(type)];
   } else {
-    const s4::Cell cap = p.board[to];
-    if (cap != 0) {
-      const int owner = s4::OwnerOf(cap);
-      if (owner < s4::kSeats) node.material[owner] -= kShogi4BoardValue[s4::TypeOf(cap)];
-      node.material[seat] += kShogi4HandValue[s4::HandIndex(s4::kUnpromoted[s4::TypeOf(cap)])];
+    from = s4::MoveFrom(m);
+    const s4::Cell c = p.board[from];
+    captured = p.board[to];
+    if (captured != 0) {
+      const int owner = s4::OwnerOf(captured), taken = s4::kUnpromoted[s4::TypeOf(captured)];
+      if (owner < s4::kSeats) node.material[owner] -= kShogi4BoardValue[s4::TypeOf(captured)];
+      node.material[seat] += kShogi4HandValue[s4::HandIndex(taken)];
+      ++p.hand[seat][s4::HandIndex(taken)];
+      p.pieces[owner] &= ~to_bit;
     }
+    p.pieces[seat] ^= Shogi4Bit(from) | to_bit;
+    int type = s4::TypeOf(c);
     if (s4::IsPromotion(m)) {
-      const int type = s4::TypeOf(p.board[s4::MoveFrom(m)]);
       node.material[seat] += kShogi4BoardValue[s4::kPromoted[type]] - kShogi4BoardValue[type];
+      type = s4::kPromoted[type];
     }
+    p.board[to] = s4::MakeCell(type, seat, s4::FacingOf(c));
+    p.board[from] = 0;
+    king = type == s4::kKing;
+    if (king) p.king[seat] = static_cast<uint8_t>(to);
   }
-  const int from = s4::IsDrop(m) ? -1 : s4::MoveFrom(m);
-  const s4::Cell captured = from >= 0 ? p.board[to] : 0;
-  const bool king = from >= 0 && s4::TypeOf(p.board[from]) == s4::kKing;
-  s4::DoMove(p, m);
+  ++p.ply;
+  p.last_mover = static_cast<int8_t>(seat);
   UpdateSums(node, seat, from, to, captured, king);
   const bool slider = s4::Slides(s4::TypeOf(p.board[to]));
   // The piece on `to` replaced any captured one; `from` is empty (a mate recounts).
-  node.sliders &= ~(Shogi4Bit(to) | (from >= 0 ? Shogi4Bit(from) : 0));
-  if (slider) node.sliders |= Shogi4Bit(to);
+  node.sliders &= ~(to_bit | (from >= 0 ? Shogi4Bit(from) : 0));
+  if (slider) node.sliders |= to_bit;
   // Which seats are in check: only one in check before or whose king the move touches (a
   // step from `to`, a slider on its lines, a line opened at `from`: the only sliders are
   // orthogonal) needs the attack test. The mover's move was legal.
