@@ -437,19 +437,22 @@ void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats
           in_check || s4::TypeOf(c) == s4::kKing || (pinned[s] & Shogi4Bit(from)) != 0;
       AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy[s], out);
     };
-    // Pieces one step away that step onto `to`.
-    for (int d = 0; d < 8 && (mine & rays.adjacent[to]) != 0; ++d) {
-      const int n = t.next[to][d];
-      if (n == s4::kNoSquare || !((mine >> n) & 1)) continue;
+    // Pieces one step away that step onto `to`, by direction d (to -> n).
+    unsigned dirs = 0;
+    for (s4::Squares near = mine & rays.adjacent[to]; near != 0;) {
+      const int n = s4::PopSquare(near);
       const s4::Cell c = pos.board[n];
-      if ((t.steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((d + 4) & 7)) & 1) add(n);
+      const int d = Shogi4StepDirection(to, n);
+      dirs |= ((t.steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((d + 4) & 7)) & 1u) << d;
     }
+    for (; dirs != 0; dirs &= dirs - 1) add(t.next[to][__builtin_ctz(dirs)]);
     // Sliders: the nearest piece on each line.
-    for (int i = 0; i < 4 && (mine & rays.cross[to]) != 0; ++i) {
+    const s4::Squares sliding = mine & sliders;
+    for (int i = 0; i < 4 && (sliding & rays.cross[to]) != 0; ++i) {
       const s4::Squares ray = rays.ray[to][i];
-      if (!(mine & ray)) continue;
+      if (!(sliding & ray)) continue;
       const int n = Shogi4Nearest(occupied & ray, i);
-      if (((mine >> n) & 1) && s4::Slides(s4::TypeOf(pos.board[n]))) add(n);
+      if ((sliding >> n) & 1) add(n);
     }
   }
 }
