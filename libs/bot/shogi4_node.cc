@@ -420,7 +420,7 @@ void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats
   targets &= occupied & reach;
   for (int o = 0; o < s4::kSeats; ++o) targets &= ~Shogi4Bit(pos.king[o]);
   s4::Squares pinned[s4::kSeats], enemy[s4::kSeats];
-  unsigned have_pinned = 0;
+  unsigned have_pinned = 0, have_enemy = 0;  // bit per seat: found (on first need)
   for (s4::Squares b = targets; b != 0;) {
     const int to = s4::PopSquare(b);
     const s4::Squares mine = movers & ~pos.pieces[s4::OwnerOf(pos.board[to])];
@@ -428,13 +428,15 @@ void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats
     auto add = [&](int from) {
       const s4::Cell c = pos.board[from];
       const int s = s4::OwnerOf(c);
-      if (!((have_pinned >> s) & 1)) {
-        pinned[s] = Pinned(pos, s, pos.Enemies(s));
-        enemy[s] = Shogi4PiecesOf(pos, pos.Enemies(s));
+      // Only a piece on its king's lines can stand pinned (the sliders are orthogonal).
+      bool test_king = in_check || s4::TypeOf(c) == s4::kKing;
+      if (!test_king && ((rays.cross[pos.king[s]] >> from) & 1)) {
+        if (!((have_pinned >> s) & 1)) pinned[s] = Pinned(pos, s, pos.Enemies(s));
+        have_pinned |= 1u << s;
+        test_king = (pinned[s] >> from) & 1;
       }
-      have_pinned |= 1u << s;
-      const bool test_king =
-          in_check || s4::TypeOf(c) == s4::kKing || (pinned[s] & Shogi4Bit(from)) != 0;
+      if (test_king && !((have_enemy >> s) & 1)) enemy[s] = Shogi4PiecesOf(pos, pos.Enemies(s));
+      if (test_king) have_enemy |= 1u << s;
       AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy[s], out);
     };
     // Pieces one step away that step onto `to`, by direction d (to -> n).
@@ -447,8 +449,8 @@ void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats
     }
     for (; dirs != 0; dirs &= dirs - 1) add(t.next[to][__builtin_ctz(dirs)]);
     // Sliders: the nearest piece on each line.
-    const s4::Squares sliding = mine & sliders;
-    for (int i = 0; i < 4 && (sliding & rays.cross[to]) != 0; ++i) {
+    const s4::Squares sliding = mine & sliders & rays.cross[to];
+    for (int i = 0; i < 4 && sliding != 0; ++i) {
       const s4::Squares ray = rays.ray[to][i];
       if (!(sliding & ray)) continue;
       const int n = Shogi4Nearest(occupied & ray, i);
