@@ -17,6 +17,7 @@ const Shogi4Rays* BuildShogi4Rays() {
     }
     for (int d = 0; d < 8; ++d) {
       if (t.next[sq][d] == s4::kNoSquare) continue;
+      r->dirs[sq] |= static_cast<uint8_t>(1u << d);
       r->adjacent[sq] |= s4::SquareBit(t.next[sq][d]);
       for (int type = 0; type < s4::kPieceTypes; ++type)
         for (int f = 0; f < 4; ++f)

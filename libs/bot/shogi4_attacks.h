@@ -30,6 +30,7 @@ struct Shogi4Rays {
   shogi4::Squares adjacent[shogi4::kSquares];  // the squares one king step away
   // The squares a piece of each type and facing steps to from each square.
   shogi4::Squares step[shogi4::kPieceTypes][4][shogi4::kSquares];
+  uint8_t dirs[shogi4::kSquares];  // bit d: the square has a neighbour in direction d
 };
 const Shogi4Rays* BuildShogi4Rays();
 // Inline: every attack test reads it (a call per test cost 2% of the search).

@@ -244,32 +244,32 @@ namespace {
   const uint8_t* touch_from = nt.touch[from >= 0 ? from : to];
   const unsigned to_mask = slider ? 3 : 1, from_mask = from >= 0 ? 2 : 0;
   const Shogi4Rays& rays = Shogi4RayTable();
-  s4::Squares occupied = 0, alive = 0;  // found on first need
-  unsigned checked = 0;
-  for (int t = 0; t < s4::kSeats; ++t) {
-    if (t == seat || !p.Alive(t)) continue;
-    const int k = p.king[t];
+  // The seats to test as a set first (few branches: the loop runs over the other seats).
+  const unsigned others = p.alive & ~(1u << seat) & 15u;
+  unsigned test = node.checked & others;
+  for (unsigned b = others & ~test; b != 0; b &= b - 1) {
+    const int t = __builtin_ctz(b), k = p.king[t];
     // A line opened at `from` matters only with another seat's slider on the king's lines.
-    const bool touched =
-        ((node.checked >> t) & 1) || (touch_to[k] & to_mask) != 0 ||
-        ((touch_from[k] & from_mask) != 0 && (node.sliders & rays.cross[k] & ~p.pieces[t]) != 0);
-    if (!touched) continue;
-    if (occupied == 0) occupied = Shogi4Occupied(p), alive = Shogi4PiecesOf(p, p.alive);
-    if (Shogi4AttackedFrom(p.board, k, alive & ~p.pieces[t], occupied)) checked |= 1u << t;
+    if ((touch_to[k] & to_mask) != 0 ||
+        ((touch_from[k] & from_mask) != 0 && (node.sliders & rays.cross[k] & ~p.pieces[t]) != 0))
+      test |= 1u << t;
+  }
+  unsigned checked = 0;
+  if (test != 0) {
+    const s4::Squares occupied = Shogi4Occupied(p), alive = Shogi4PiecesOf(p, p.alive);
+    for (; test != 0; test &= test - 1) {
+      const int t = __builtin_ctz(test);
+      if (Shogi4AttackedFrom(p.board, p.king[t], alive & ~p.pieces[t], occupied))
+        checked |= 1u << t;
+    }
   }
   node.checked = checked;
-  // Check priority (shogi4::PickNext): the first seat in check after the mover.
-  int first = -1;
-  bool check = false;
-  for (int k = 1; k < s4::kSeats && first < 0; ++k) {
-    const int t = (seat + k) & 3;
-    if ((checked >> t) & 1) first = t, check = true;
-  }
-  for (int k = 1; k <= s4::kSeats && first < 0; ++k) {
-    const int t = (seat + k) & 3;
-    if (p.Alive(t)) first = t;
-  }
-  if (first < 0) first = seat;
+  // Check priority (shogi4::PickNext): the first seat in check after the mover, else the
+  // next one playing (the mover itself last). Bit i of `after`: seat (seat + 1 + i) & 3.
+  const bool check = checked != 0;
+  const unsigned pick = check ? checked : p.alive & 15u;
+  const unsigned after = ((pick | pick << 4) >> ((seat + 1) & 3)) & 15u;
+  const int first = after != 0 ? (seat + 1 + __builtin_ctz(after)) & 3 : seat;
   if (!check) {
     // No seat in check: the picked seat is not asked (see Shogi4MateStuck), so Resolve
     // would only pick it and apply the move limit.
@@ -368,6 +368,7 @@ void Shogi4MateStuck(Shogi4Node& node) {
 void Shogi4BoardMoves(const s4::Position& pos, int s, bool in_check, s4::Squares targets,
                       bool quiet, s4::MoveList* out) {
   const s4::Tables& t = s4::Tab();
+  const Shogi4Rays& rays = Shogi4RayTable();
   const s4::Squares pinned = Pinned(pos, s, pos.Enemies(s));
   const s4::Squares occupied = Shogi4Occupied(pos), enemy = Shogi4PiecesOf(pos, pos.Enemies(s));
   for (s4::Squares own = pos.pieces[s]; own != 0;) {
@@ -378,11 +379,8 @@ void Shogi4BoardMoves(const s4::Position& pos, int s, bool in_check, s4::Squares
     auto try_to = [&](int to) {
       AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy, out);
     };
-    const uint8_t steps = t.steps[type][f];
-    for (int d = 0; d < 8; ++d) {
-      if (!((steps >> d) & 1)) continue;
-      const int to = t.next[from][d];
-      if (to == s4::kNoSquare) continue;
+    for (unsigned steps = t.steps[type][f] & rays.dirs[from]; steps != 0; steps &= steps - 1) {
+      const int to = t.next[from][__builtin_ctz(steps)];
       const s4::Cell tc = pos.board[to];
       if (tc == 0 ? !quiet : !((targets >> to) & 1)) continue;
       if (tc != 0 && (s4::TypeOf(tc) == s4::kKing || s4::OwnerOf(tc) == s)) continue;
