@@ -171,8 +171,7 @@ bool KingCanStep(const s4::Position& pos, int s) {
   s4::Squares kings = 0;
   for (int o = 0; o < s4::kSeats; ++o) kings |= Shogi4Bit(pos.king[o]);
   const s4::Squares vacated = occupied & ~Shogi4Bit(ksq);
-  for (s4::Squares steps = Shogi4RayTable().adjacent[ksq] & ~pos.pieces[s] & ~kings; steps != 0;) {
-    const int to = s4::PopSquare(steps);
+  for (const int to : Shogi4SquaresOf(Shogi4RayTable().adjacent[ksq] & ~pos.pieces[s] & ~kings)) {
     const s4::Squares bit = Shogi4Bit(to);
     if (!Shogi4AttackedFrom(pos.board, to, enemy & ~bit, vacated | bit)) return true;
   }
@@ -371,8 +370,7 @@ void Shogi4BoardMoves(const s4::Position& pos, int s, bool in_check, s4::Squares
   const Shogi4Rays& rays = Shogi4RayTable();
   const s4::Squares pinned = Pinned(pos, s, pos.Enemies(s));
   const s4::Squares occupied = Shogi4Occupied(pos), enemy = Shogi4PiecesOf(pos, pos.Enemies(s));
-  for (s4::Squares own = pos.pieces[s]; own != 0;) {
-    const int from = s4::PopSquare(own);
+  for (const int from : Shogi4SquaresOf(pos.pieces[s])) {
     const s4::Cell c = pos.board[from];
     const int type = s4::TypeOf(c), f = s4::FacingOf(c);
     const bool test_king = in_check || type == s4::kKing || (pinned & Shogi4Bit(from)) != 0;
@@ -419,8 +417,7 @@ void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats
   for (int o = 0; o < s4::kSeats; ++o) targets &= ~Shogi4Bit(pos.king[o]);
   s4::Squares pinned[s4::kSeats], enemy[s4::kSeats];
   unsigned have_pinned = 0, have_enemy = 0;  // bit per seat: found (on first need)
-  for (s4::Squares b = targets; b != 0;) {
-    const int to = s4::PopSquare(b);
+  for (const int to : Shogi4SquaresOf(targets)) {
     const s4::Squares mine = movers & ~pos.pieces[s4::OwnerOf(pos.board[to])];
     if (mine == 0) continue;
     auto add = [&](int from) {
@@ -439,8 +436,7 @@ void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats
     };
     // Pieces one step away that step onto `to`, by direction d (to -> n).
     unsigned dirs = 0;
-    for (s4::Squares near = mine & rays.adjacent[to]; near != 0;) {
-      const int n = s4::PopSquare(near);
+    for (const int n : Shogi4SquaresOf(mine & rays.adjacent[to])) {
       const s4::Cell c = pos.board[n];
       const int d = Shogi4StepDirection(to, n);
       dirs |= ((t.steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((d + 4) & 7)) & 1u) << d;
@@ -474,15 +470,14 @@ void Shogi4CapturesFrom(const s4::Position& pos, s4::Squares sliders, unsigned s
     s4::Squares pinned = 0, enemy = 0;
     bool have_pinned = false, have_enemy = false;  // found on first need
     // Only a piece beside a target or a slider can take (the others add nothing).
-    for (s4::Squares own = pos.pieces[s] & (Shogi4Dilate(theirs) | sliders); own != 0;) {
-      const int from = s4::PopSquare(own);
+    for (const int from : Shogi4SquaresOf(pos.pieces[s] & (Shogi4Dilate(theirs) | sliders))) {
       const s4::Cell c = pos.board[from];
       const int type = s4::TypeOf(c);
       // Steps onto a target: the step set against the targets, then by direction.
       unsigned step_dirs = 0;  // bit d: the step in direction d takes
       const int f = s4::FacingOf(c);
-      for (s4::Squares hits = rays.step[type][f][from] & theirs; hits != 0;)
-        step_dirs |= 1u << Shogi4StepDirection(from, s4::PopSquare(hits));
+      for (const int to : Shogi4SquaresOf(rays.step[type][f][from] & theirs))
+        step_dirs |= 1u << Shogi4StepDirection(from, to);
       int slide_to[4] = {s4::kNoSquare, s4::kNoSquare, s4::kNoSquare, s4::kNoSquare};
       bool slides = false;
       if (s4::Slides(type)) {
@@ -535,8 +530,7 @@ void Shogi4Drops(const s4::Position& pos, int s, bool in_check, s4::Squares squa
   for (int type : kDropOrder) {
     if (pos.hand[s][s4::HandIndex(type)] == 0) continue;
     const s4::Cell c = s4::MakeCell(type, s, s);
-    for (s4::Squares e = empty; e != 0;) {
-      const int to = s4::PopSquare(e);
+    for (const int to : Shogi4SquaresOf(empty)) {
       if (type == s4::kPawn) {
         if (t.last[s][to] || ((pawn_lines >> t.line[s][to]) & 1)) continue;
         if (pos.rules.pawn_before_flipped && FlippedAhead(pos, to, s)) continue;
