@@ -85,6 +85,8 @@ inline int Shogi4Nearest(shogi4::Squares on_ray, int i) {
 struct Shogi4Near {
   shogi4::Squares area[2][shogi4::kSquares];  // [r - 1]: within r steps
   uint8_t distance[shogi4::kSquares][shogi4::kSquares];
+  // Bit 0: within one king step of each other; bit 4: within two.
+  uint8_t within[shogi4::kSquares][shogi4::kSquares];
   // Bit 0: the two squares are one king step apart; bit 1: they share a rank or file (and
   // differ), so that an orthogonal slider on one may attack the other.
   uint8_t touch[shogi4::kSquares][shogi4::kSquares];

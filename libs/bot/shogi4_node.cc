@@ -40,10 +40,8 @@ void CountNear(const s4::Position& pos, int sq, int seat, Shogi4Sums& e) {
 // Bit b: `sq` is within one king step of seat b's king; bit 4 + b: within two (the layout of
 // an owner's counts in Shogi4Sums::near).
 unsigned ZoneOf(const s4::Position& p, int sq) {
-  static constexpr uint8_t kWithin[9] = {0x11, 0x11, 0x10};  // by distance: bits 0 and 4
-  const uint8_t* d = Shogi4NearTable().distance[sq];
-  return kWithin[d[p.king[0]]] | kWithin[d[p.king[1]]] << 1 | kWithin[d[p.king[2]]] << 2 |
-         kWithin[d[p.king[3]]] << 3;
+  const uint8_t* w = Shogi4NearTable().within[sq];
+  return w[p.king[0]] | w[p.king[1]] << 1 | w[p.king[2]] << 2 | w[p.king[3]] << 3;
 }
 
 // Byte i of kSpread[z]: bit i of z (a zone as counts to add).
