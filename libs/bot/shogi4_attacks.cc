@@ -17,6 +17,7 @@ const Shogi4Rays* BuildShogi4Rays() {
     }
     for (int d = 0; d < 8; ++d) {
       if (t.next[sq][d] == s4::kNoSquare) continue;
+      r->dirs[sq] |= static_cast<uint8_t>(1u << d);
       r->adjacent[sq] |= s4::SquareBit(t.next[sq][d]);
       for (int type = 0; type < s4::kPieceTypes; ++type)
         for (int f = 0; f < 4; ++f)
@@ -36,6 +37,7 @@ const Shogi4Near* BuildShogi4Near() {
       for (int r = 1; r <= 2; ++r)
         if (d <= r) n->area[r - 1][sq] |= s4::SquareBit(t);
       n->distance[sq][t] = static_cast<uint8_t>(d);
+      n->within[sq][t] = static_cast<uint8_t>((d <= 1) | (d <= 2) << 4);
       const bool line =
           sq != t && (s4::RankOf(sq) == s4::RankOf(t) || s4::ColOf(sq) == s4::ColOf(t));
       n->touch[sq][t] = static_cast<uint8_t>((d == 1) | line << 1);

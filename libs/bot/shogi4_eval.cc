@@ -1,6 +1,8 @@
 #include "libs/bot/shogi4_eval.h"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 
 #include "libs/bot/shogi4_attacks.h"
 
@@ -36,7 +38,8 @@ int Finished(const s4::Position& pos, int me, bool brs) {
   return kShogi4Win * (5 - 2 * places[me]) / 3;
 }
 
-// The evaluation from its terms: material, the seats in check, and the board sums.
+// The evaluation from its terms: material, the seats in check, and the board sums, seat by
+// seat (Shogi4EvaluateFromScratch; Shogi4Evaluate sums the same terms from the node).
 [[gnu::always_inline]] inline int Evaluate(const s4::Position& pos, int me, bool brs,
                                            const int* mat, unsigned checked, const Shogi4Sums& e) {
   if (pos.over != s4::EndReason::kNone) return Finished(pos, me, brs);
@@ -72,10 +75,57 @@ int Finished(const s4::Position& pos, int me, bool brs) {
          safety;
 }
 
+// The mean of the rivals' material (n: their number, 1-3; a division by a constant each).
+inline int MeanOf(int sum, int n) { return n == 3 ? sum / 3 : n == 2 ? sum / 2 : sum; }
+
+// Bytes 0xFF for the seats of a 4-bit set, to mask a seat-indexed array of 4 counts.
+constexpr auto kSeatBytes = [] {
+  std::array<uint32_t, 16> m{};
+  for (unsigned set = 0; set < 16; ++set)
+    for (int s = 0; s < s4::kSeats; ++s)
+      if ((set >> s) & 1) m[set] |= 0xFFu << (8 * s);
+  return m;
+}();
+// The sum of 4 counts (their sum below 256), one per byte of `w`.
+inline int ByteSum(uint32_t w) { return int((w * 0x01010101u) >> 24); }
+inline uint32_t Word(const uint8_t* counts) {
+  uint32_t w;
+  std::memcpy(&w, counts, sizeof w);
+  return w;
+}
+
 }  // namespace
 
+// Evaluate's terms from the kept sums, the rivals' byte counts summed a word at a time.
 int Shogi4Evaluate(const Shogi4Node& node, int me, bool brs) {
-  return Evaluate(node.pos, me, brs, node.material, node.checked, node.sums);
+  const s4::Position& pos = node.pos;
+  if (pos.over != s4::EndReason::kNone) return Finished(pos, me, brs);
+  if (!pos.Alive(me)) return -kShogi4Win;
+  const Shogi4Sums& e = node.sums;
+  const unsigned rivals = pos.alive & ~(1u << me) & 15u;
+  const uint32_t mask = kSeatBytes[rivals];
+  int others = 0, rival_mates = 0, rival_hands = 0, enemies = 0;
+  for (unsigned b = rivals; b != 0; b &= b - 1) {
+    const int o = __builtin_ctz(b);
+    others += node.material[o];
+    rival_mates = std::max(rival_mates, int(e.mates[o]));
+    rival_hands += HandThreat(pos, o);
+    enemies += e.near[o][1][me];
+  }
+  const int drop_threat = brs ? kDropThreat : 0;
+  int pressure =
+      (brs ? 5 : 10) * ByteSum(Word(e.near[me][1]) & mask) +
+      drop_threat * std::min(HandThreat(pos, me), kMaxHandThreat) * ByteSum(Word(e.open) & mask);
+  for (unsigned b = rivals & node.checked; b != 0; b &= b - 1) {
+    const int o = __builtin_ctz(b);
+    if (Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me], Shogi4Occupied(pos)))
+      pressure += 40;
+  }
+  const int safety = 8 * e.near[me][0][me] - 12 * enemies -
+                     drop_threat * std::min(rival_hands, kMaxHandThreat) * e.open[me];
+  const int n = __builtin_popcount(rivals);
+  return node.material[me] - (n ? MeanOf(others, n) : 0) +
+         kMateBonus * (e.mates[me] - rival_mates) + pressure + safety;
 }
 
 int Shogi4EvaluateFromScratch(const s4::Position& pos, int me, bool brs) {

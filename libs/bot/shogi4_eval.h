@@ -7,8 +7,8 @@
 // much as us). A finished game scores by places.
 //
 // Shogi4Evaluate reads the sums the node keeps per move (material, the seats in check,
-// Shogi4Sums); Shogi4EvaluateFromScratch counts every term from the position, and
-// bot_lib_test holds the two equal after random move sequences.
+// Shogi4Sums); Shogi4EvaluateFromScratch counts every term from the position, seat by seat,
+// and bot_lib_test holds the two equal after random move sequences.
 #ifndef TABLERO_LIBS_BOT_SHOGI4_EVAL_H_
 #define TABLERO_LIBS_BOT_SHOGI4_EVAL_H_
 

@@ -40,10 +40,8 @@ void CountNear(const s4::Position& pos, int sq, int seat, Shogi4Sums& e) {
 // Bit b: `sq` is within one king step of seat b's king; bit 4 + b: within two (the layout of
 // an owner's counts in Shogi4Sums::near).
 unsigned ZoneOf(const s4::Position& p, int sq) {
-  static constexpr uint8_t kWithin[9] = {0x11, 0x11, 0x10};  // by distance: bits 0 and 4
-  const uint8_t* d = Shogi4NearTable().distance[sq];
-  return kWithin[d[p.king[0]]] | kWithin[d[p.king[1]]] << 1 | kWithin[d[p.king[2]]] << 2 |
-         kWithin[d[p.king[3]]] << 3;
+  const uint8_t* w = Shogi4NearTable().within[sq];
+  return w[p.king[0]] | w[p.king[1]] << 1 | w[p.king[2]] << 2 | w[p.king[3]] << 3;
 }
 
 // Byte i of kSpread[z]: bit i of z (a zone as counts to add).
@@ -171,8 +169,7 @@ bool KingCanStep(const s4::Position& pos, int s) {
   s4::Squares kings = 0;
   for (int o = 0; o < s4::kSeats; ++o) kings |= Shogi4Bit(pos.king[o]);
   const s4::Squares vacated = occupied & ~Shogi4Bit(ksq);
-  for (s4::Squares steps = Shogi4RayTable().adjacent[ksq] & ~pos.pieces[s] & ~kings; steps != 0;) {
-    const int to = s4::PopSquare(steps);
+  for (const int to : Shogi4SquaresOf(Shogi4RayTable().adjacent[ksq] & ~pos.pieces[s] & ~kings)) {
     const s4::Squares bit = Shogi4Bit(to);
     if (!Shogi4AttackedFrom(pos.board, to, enemy & ~bit, vacated | bit)) return true;
   }
@@ -195,30 +192,47 @@ namespace {
   s4::Position& p = node.pos;
   p.to_move = static_cast<int8_t>(seat);
   const int to = s4::MoveTo(m);
+  const s4::Squares to_bit = Shogi4Bit(to);
+  int from = -1;
+  s4::Cell captured = 0;
+  bool king = false;
+  // The engine's DoMove (bot_lib_test holds the step to shogi4::MakeMove), with the
+  // material, from the square-bit table.
   if (s4::IsDrop(m)) {
     const int type = s4::DropType(m);
     node.material[seat] += kShogi4BoardValue[type] - kShogi4HandValue[s4::HandIndex(type)];
+    p.board[to] = s4::MakeCell(type, seat, seat);
+    p.pieces[seat] |= to_bit;
+    --p.hand[seat][s4::HandIndex(type)];
   } else {
-    const s4::Cell cap = p.board[to];
-    if (cap != 0) {
-      const int owner = s4::OwnerOf(cap);
-      if (owner < s4::kSeats) node.material[owner] -= kShogi4BoardValue[s4::TypeOf(cap)];
-      node.material[seat] += kShogi4HandValue[s4::HandIndex(s4::kUnpromoted[s4::TypeOf(cap)])];
+    from = s4::MoveFrom(m);
+    const s4::Cell c = p.board[from];
+    captured = p.board[to];
+    if (captured != 0) {
+      const int owner = s4::OwnerOf(captured), taken = s4::kUnpromoted[s4::TypeOf(captured)];
+      if (owner < s4::kSeats) node.material[owner] -= kShogi4BoardValue[s4::TypeOf(captured)];
+      node.material[seat] += kShogi4HandValue[s4::HandIndex(taken)];
+      ++p.hand[seat][s4::HandIndex(taken)];
+      p.pieces[owner] &= ~to_bit;
     }
+    p.pieces[seat] ^= Shogi4Bit(from) | to_bit;
+    int type = s4::TypeOf(c);
     if (s4::IsPromotion(m)) {
-      const int type = s4::TypeOf(p.board[s4::MoveFrom(m)]);
       node.material[seat] += kShogi4BoardValue[s4::kPromoted[type]] - kShogi4BoardValue[type];
+      type = s4::kPromoted[type];
     }
+    p.board[to] = s4::MakeCell(type, seat, s4::FacingOf(c));
+    p.board[from] = 0;
+    king = type == s4::kKing;
+    if (king) p.king[seat] = static_cast<uint8_t>(to);
   }
-  const int from = s4::IsDrop(m) ? -1 : s4::MoveFrom(m);
-  const s4::Cell captured = from >= 0 ? p.board[to] : 0;
-  const bool king = from >= 0 && s4::TypeOf(p.board[from]) == s4::kKing;
-  s4::DoMove(p, m);
+  ++p.ply;
+  p.last_mover = static_cast<int8_t>(seat);
   UpdateSums(node, seat, from, to, captured, king);
   const bool slider = s4::Slides(s4::TypeOf(p.board[to]));
   // The piece on `to` replaced any captured one; `from` is empty (a mate recounts).
-  node.sliders &= ~(Shogi4Bit(to) | (from >= 0 ? Shogi4Bit(from) : 0));
-  if (slider) node.sliders |= Shogi4Bit(to);
+  node.sliders &= ~(to_bit | (from >= 0 ? Shogi4Bit(from) : 0));
+  if (slider) node.sliders |= to_bit;
   // Which seats are in check: only one in check before or whose king the move touches (a
   // step from `to`, a slider on its lines, a line opened at `from`: the only sliders are
   // orthogonal) needs the attack test. The mover's move was legal.
@@ -227,32 +241,32 @@ namespace {
   const uint8_t* touch_from = nt.touch[from >= 0 ? from : to];
   const unsigned to_mask = slider ? 3 : 1, from_mask = from >= 0 ? 2 : 0;
   const Shogi4Rays& rays = Shogi4RayTable();
-  s4::Squares occupied = 0, alive = 0;  // found on first need
-  unsigned checked = 0;
-  for (int t = 0; t < s4::kSeats; ++t) {
-    if (t == seat || !p.Alive(t)) continue;
-    const int k = p.king[t];
+  // The seats to test as a set first (few branches: the loop runs over the other seats).
+  const unsigned others = p.alive & ~(1u << seat) & 15u;
+  unsigned test = node.checked & others;
+  for (unsigned b = others & ~test; b != 0; b &= b - 1) {
+    const int t = __builtin_ctz(b), k = p.king[t];
     // A line opened at `from` matters only with another seat's slider on the king's lines.
-    const bool touched =
-        ((node.checked >> t) & 1) || (touch_to[k] & to_mask) != 0 ||
-        ((touch_from[k] & from_mask) != 0 && (node.sliders & rays.cross[k] & ~p.pieces[t]) != 0);
-    if (!touched) continue;
-    if (occupied == 0) occupied = Shogi4Occupied(p), alive = Shogi4PiecesOf(p, p.alive);
-    if (Shogi4AttackedFrom(p.board, k, alive & ~p.pieces[t], occupied)) checked |= 1u << t;
+    if ((touch_to[k] & to_mask) != 0 ||
+        ((touch_from[k] & from_mask) != 0 && (node.sliders & rays.cross[k] & ~p.pieces[t]) != 0))
+      test |= 1u << t;
+  }
+  unsigned checked = 0;
+  if (test != 0) {
+    const s4::Squares occupied = Shogi4Occupied(p), alive = Shogi4PiecesOf(p, p.alive);
+    for (; test != 0; test &= test - 1) {
+      const int t = __builtin_ctz(test);
+      if (Shogi4AttackedFrom(p.board, p.king[t], alive & ~p.pieces[t], occupied))
+        checked |= 1u << t;
+    }
   }
   node.checked = checked;
-  // Check priority (shogi4::PickNext): the first seat in check after the mover.
-  int first = -1;
-  bool check = false;
-  for (int k = 1; k < s4::kSeats && first < 0; ++k) {
-    const int t = (seat + k) & 3;
-    if ((checked >> t) & 1) first = t, check = true;
-  }
-  for (int k = 1; k <= s4::kSeats && first < 0; ++k) {
-    const int t = (seat + k) & 3;
-    if (p.Alive(t)) first = t;
-  }
-  if (first < 0) first = seat;
+  // Check priority (shogi4::PickNext): the first seat in check after the mover, else the
+  // next one playing (the mover itself last). Bit i of `after`: seat (seat + 1 + i) & 3.
+  const bool check = checked != 0;
+  const unsigned pick = check ? checked : p.alive & 15u;
+  const unsigned after = ((pick | pick << 4) >> ((seat + 1) & 3)) & 15u;
+  const int first = after != 0 ? (seat + 1 + __builtin_ctz(after)) & 3 : seat;
   if (!check) {
     // No seat in check: the picked seat is not asked (see Shogi4MateStuck), so Resolve
     // would only pick it and apply the move limit.
@@ -351,21 +365,18 @@ void Shogi4MateStuck(Shogi4Node& node) {
 void Shogi4BoardMoves(const s4::Position& pos, int s, bool in_check, s4::Squares targets,
                       bool quiet, s4::MoveList* out) {
   const s4::Tables& t = s4::Tab();
+  const Shogi4Rays& rays = Shogi4RayTable();
   const s4::Squares pinned = Pinned(pos, s, pos.Enemies(s));
   const s4::Squares occupied = Shogi4Occupied(pos), enemy = Shogi4PiecesOf(pos, pos.Enemies(s));
-  for (s4::Squares own = pos.pieces[s]; own != 0;) {
-    const int from = s4::PopSquare(own);
+  for (const int from : Shogi4SquaresOf(pos.pieces[s])) {
     const s4::Cell c = pos.board[from];
     const int type = s4::TypeOf(c), f = s4::FacingOf(c);
     const bool test_king = in_check || type == s4::kKing || (pinned & Shogi4Bit(from)) != 0;
     auto try_to = [&](int to) {
       AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy, out);
     };
-    const uint8_t steps = t.steps[type][f];
-    for (int d = 0; d < 8; ++d) {
-      if (!((steps >> d) & 1)) continue;
-      const int to = t.next[from][d];
-      if (to == s4::kNoSquare) continue;
+    for (unsigned steps = t.steps[type][f] & rays.dirs[from]; steps != 0; steps &= steps - 1) {
+      const int to = t.next[from][__builtin_ctz(steps)];
       const s4::Cell tc = pos.board[to];
       if (tc == 0 ? !quiet : !((targets >> to) & 1)) continue;
       if (tc != 0 && (s4::TypeOf(tc) == s4::kKing || s4::OwnerOf(tc) == s)) continue;
@@ -403,36 +414,39 @@ void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats
   targets &= occupied & reach;
   for (int o = 0; o < s4::kSeats; ++o) targets &= ~Shogi4Bit(pos.king[o]);
   s4::Squares pinned[s4::kSeats], enemy[s4::kSeats];
-  unsigned have_pinned = 0;
-  for (s4::Squares b = targets; b != 0;) {
-    const int to = s4::PopSquare(b);
+  unsigned have_pinned = 0, have_enemy = 0;  // bit per seat: found (on first need)
+  for (const int to : Shogi4SquaresOf(targets)) {
     const s4::Squares mine = movers & ~pos.pieces[s4::OwnerOf(pos.board[to])];
     if (mine == 0) continue;
     auto add = [&](int from) {
       const s4::Cell c = pos.board[from];
       const int s = s4::OwnerOf(c);
-      if (!((have_pinned >> s) & 1)) {
-        pinned[s] = Pinned(pos, s, pos.Enemies(s));
-        enemy[s] = Shogi4PiecesOf(pos, pos.Enemies(s));
+      // Only a piece on its king's lines can stand pinned (the sliders are orthogonal).
+      bool test_king = in_check || s4::TypeOf(c) == s4::kKing;
+      if (!test_king && ((rays.cross[pos.king[s]] >> from) & 1)) {
+        if (!((have_pinned >> s) & 1)) pinned[s] = Pinned(pos, s, pos.Enemies(s));
+        have_pinned |= 1u << s;
+        test_king = (pinned[s] >> from) & 1;
       }
-      have_pinned |= 1u << s;
-      const bool test_king =
-          in_check || s4::TypeOf(c) == s4::kKing || (pinned[s] & Shogi4Bit(from)) != 0;
+      if (test_king && !((have_enemy >> s) & 1)) enemy[s] = Shogi4PiecesOf(pos, pos.Enemies(s));
+      if (test_king) have_enemy |= 1u << s;
       AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy[s], out);
     };
-    // Pieces one step away that step onto `to`.
-    for (int d = 0; d < 8 && (mine & rays.adjacent[to]) != 0; ++d) {
-      const int n = t.next[to][d];
-      if (n == s4::kNoSquare || !((mine >> n) & 1)) continue;
+    // Pieces one step away that step onto `to`, by direction d (to -> n).
+    unsigned dirs = 0;
+    for (const int n : Shogi4SquaresOf(mine & rays.adjacent[to])) {
       const s4::Cell c = pos.board[n];
-      if ((t.steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((d + 4) & 7)) & 1) add(n);
+      const int d = Shogi4StepDirection(to, n);
+      dirs |= ((t.steps[s4::TypeOf(c)][s4::FacingOf(c)] >> ((d + 4) & 7)) & 1u) << d;
     }
+    for (; dirs != 0; dirs &= dirs - 1) add(t.next[to][__builtin_ctz(dirs)]);
     // Sliders: the nearest piece on each line.
-    for (int i = 0; i < 4 && (mine & rays.cross[to]) != 0; ++i) {
+    const s4::Squares sliding = mine & sliders & rays.cross[to];
+    for (int i = 0; i < 4 && sliding != 0; ++i) {
       const s4::Squares ray = rays.ray[to][i];
-      if (!(mine & ray)) continue;
+      if (!(sliding & ray)) continue;
       const int n = Shogi4Nearest(occupied & ray, i);
-      if (((mine >> n) & 1) && s4::Slides(s4::TypeOf(pos.board[n]))) add(n);
+      if ((sliding >> n) & 1) add(n);
     }
   }
 }
@@ -454,15 +468,14 @@ void Shogi4CapturesFrom(const s4::Position& pos, s4::Squares sliders, unsigned s
     s4::Squares pinned = 0, enemy = 0;
     bool have_pinned = false, have_enemy = false;  // found on first need
     // Only a piece beside a target or a slider can take (the others add nothing).
-    for (s4::Squares own = pos.pieces[s] & (Shogi4Dilate(theirs) | sliders); own != 0;) {
-      const int from = s4::PopSquare(own);
+    for (const int from : Shogi4SquaresOf(pos.pieces[s] & (Shogi4Dilate(theirs) | sliders))) {
       const s4::Cell c = pos.board[from];
       const int type = s4::TypeOf(c);
       // Steps onto a target: the step set against the targets, then by direction.
       unsigned step_dirs = 0;  // bit d: the step in direction d takes
       const int f = s4::FacingOf(c);
-      for (s4::Squares hits = rays.step[type][f][from] & theirs; hits != 0;)
-        step_dirs |= 1u << Shogi4StepDirection(from, s4::PopSquare(hits));
+      for (const int to : Shogi4SquaresOf(rays.step[type][f][from] & theirs))
+        step_dirs |= 1u << Shogi4StepDirection(from, to);
       int slide_to[4] = {s4::kNoSquare, s4::kNoSquare, s4::kNoSquare, s4::kNoSquare};
       bool slides = false;
       if (s4::Slides(type)) {
@@ -515,8 +528,7 @@ void Shogi4Drops(const s4::Position& pos, int s, bool in_check, s4::Squares squa
   for (int type : kDropOrder) {
     if (pos.hand[s][s4::HandIndex(type)] == 0) continue;
     const s4::Cell c = s4::MakeCell(type, s, s);
-    for (s4::Squares e = empty; e != 0;) {
-      const int to = s4::PopSquare(e);
+    for (const int to : Shogi4SquaresOf(empty)) {
       if (type == s4::kPawn) {
         if (t.last[s][to] || ((pawn_lines >> t.line[s][to]) & 1)) continue;
         if (pos.rules.pawn_before_flipped && FlippedAhead(pos, to, s)) continue;

@@ -101,5 +101,20 @@ TEST(Shogi4Movegen, DilateAddsTheSquaresOneStepAway) {
   }
 }
 
+// The search's square range against popping squares off the set, lowest first.
+TEST(Shogi4Movegen, SquareRangeGivesEverySquareInOrder) {
+  std::mt19937_64 rng(128);
+  for (int i = 0; i < 20000; ++i) {
+    Squares b = ((Squares(rng()) << 64) | rng()) & kAllSquares;
+    if (i % 2) b &= (Squares(rng()) << 64) | rng();
+    if (i % 4 == 3) b &= i % 8 == 3 ? ~Squares(0) << 64 : ~(~Squares(0) << 64);  // one half
+    if (i % 16 == 15) b = 0;
+    std::vector<int> expected, got;
+    for (Squares p = b; p != 0;) expected.push_back(PopSquare(p));
+    for (const int sq : bot::Shogi4SquaresOf(b)) got.push_back(sq);
+    ASSERT_EQ(got, expected) << "set " << i;
+  }
+}
+
 }  // namespace
 }  // namespace tablero::shogi4
