@@ -345,8 +345,8 @@ class Searcher {
           if (pv) --r;
           if (!improving) ++r;
           if (m == killers_[ply][0] || m == killers_[ply][1] || m == counter) --r;
-          r -= history_[pos.side_to_move()][m.from()][m.to()] /
-               8192;  // moves that often refute: less
+          // Moves that often refute: less.
+          r -= history_[pos.side_to_move()][m.from()][m.to()] / 8192;
           r = std::clamp(r, 0, new_depth - 1);
         }
         s = -Search(next, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
