@@ -13,19 +13,19 @@ using Table = LevelSpec[kMaxLevel];
 // when seeded) and keeps the depth it always had.
 
 // Chess: strength follows the node budget (a partly searched iteration still counts), about
-// x1.6 a level up to level 7 and x2 above, with a little evaluation noise and at the bottom
-// the odd random move. Levels 1-9 play the handcrafted evaluation (kChessTunedEvalLevel):
+// x1.6 a level up to level 3, x1.7-1.9 above, with a little evaluation noise and at the
+// bottom the odd random move. Levels 1-9 play the handcrafted evaluation (kChessTunedEvalLevel):
 // level 10's tuned one scores about 0.70 against it at equal nodes, so level 9 sits close
 // below level 10's 75k nodes.
 constexpr Table kChess = {
     {64, 650, 35, 15, 300},   // 1
     {64, 1000, 28, 5, 300},   // 2
     {64, 1600, 22, 0, 400},   // 3
-    {64, 2600, 17, 0, 500},   // 4
-    {64, 4200, 13, 0, 600},   // 5
-    {64, 6800, 9, 0, 800},    // 6
-    {64, 12000, 5, 0, 1000},  // 7
-    {64, 25000, 2, 0, 1500},  // 8
+    {64, 2800, 17, 0, 500},   // 4
+    {64, 5200, 13, 0, 600},   // 5
+    {64, 9200, 9, 0, 800},    // 6
+    {64, 17000, 5, 0, 1000},  // 7
+    {64, 29000, 2, 0, 1500},  // 8
     {64, 60000, 0, 0, 2000},  // 9
     {100, 0, 0, 0, 3000},     // 10
 };
