@@ -148,7 +148,7 @@ const LevelSpec& Level(game::Kind kind, int level, int seats) {
 // 0.5 against; the estimates made non-decreasing (neighbouring levels that measured out of
 // order show their mean) and rounded to 10. The table and its caveats:
 // benchmarks/bot/README.md, "Elo of the chess levels".
-constexpr int kChessElo[kMaxLevel] = {1470, 1620, 1630, 1770, 1810, 1820, 1880, 2000, 2000, 2080};
+constexpr int kChessElo[kMaxLevel] = {1520, 1650, 1650, 1790, 1830, 1910, 1960, 2000, 2000, 2080};
 
 int ApproxElo(game::Kind kind, int level) {
   return kind == game::Kind::kChess ? kChessElo[level - 1] : 0;
