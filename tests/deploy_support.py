@@ -6,13 +6,12 @@ import glob
 import json
 import os
 import re
-import signal
-import socket
 import subprocess
-import tempfile
 import time
 
 import yaml
+
+from procs import free_port, Proc  # noqa: F401 (used by the deploy tests)
 
 SRC = os.environ.get("TABLERO_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("TABLERO_BIN_DIR", os.path.join(SRC, "build", "bin"))
@@ -113,43 +112,6 @@ def binary_flags(binary):
     """Flags a binary accepts, from --helpfull."""
     out = subprocess.run([os.path.join(BIN, binary), "--helpfull"], capture_output=True, text=True, timeout=20)
     return set(re.findall(r"^\s+--(\w+) \(", out.stdout + out.stderr, re.M))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Proc:
-    """A binary started as a child process with exactly `env` (plus PATH)."""
-
-    def __init__(self, argv, env, name):
-        self.log = tempfile.NamedTemporaryFile(prefix=f"tablero-deploy-{name}-", suffix=".log", delete=False)
-        full = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
-        full.update(env)
-        self.p = subprocess.Popen(argv, env=full, stdout=self.log, stderr=subprocess.STDOUT)
-        self.name = name
-
-    def stop(self):
-        if self.p.poll() is None:
-            self.p.send_signal(signal.SIGTERM)
-            try:
-                self.p.wait(15)
-            except subprocess.TimeoutExpired:
-                self.p.kill()
-                self.p.wait()
-        return self.p.returncode
-
-    def output(self):
-        with open(self.log.name, errors="replace") as f:
-            return f.read()
-
-    def __del__(self):
-        try:
-            os.unlink(self.log.name)
-        except OSError:
-            pass
 
 
 def healthcheck(addr, service="", timeout_ms=1000):

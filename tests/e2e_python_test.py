@@ -16,8 +16,6 @@ Python: Debian's python3 with python3-grpcio and python3-grpc-tools only.
 import glob
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,6 +24,8 @@ import time
 import unittest
 
 import grpc
+
+from procs import free_port, Proc
 
 SRC = os.environ.get("TABLERO_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("TABLERO_BIN_DIR", os.path.join(SRC, "build", "bin"))
@@ -51,26 +51,17 @@ def generate_stubs(out):
     sys.path.insert(0, out)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Service:
+class Service(Proc):
     """A service binary on a free port, its output kept in a temporary log."""
 
     def __init__(self, name, args=(), db=False):
         self.addr = f"127.0.0.1:{free_port()}"
-        self.log = tempfile.NamedTemporaryFile(prefix=f"tablero-e2e-{name}-", suffix=".log", delete=False)
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
-               "TABLERO_SERVICE_KEY": "tablero-e2e-service-key"}
+        env = {"TABLERO_SERVICE_KEY": "tablero-e2e-service-key"}
         if db:
             env["TABLERO_DATABASE_URL"] = os.environ["TABLERO_TEST_DATABASE_URL"]
         argv = [os.path.join(BIN, name), f"--listen={self.addr}",
                 f"--metrics_listen=127.0.0.1:{free_port()}", *args]
-        self.p = subprocess.Popen(argv, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        self.name = name
+        super().__init__(argv, env, name, log_prefix="tablero-e2e")
 
     def wait_serving(self, seconds=30):
         until = time.time() + seconds
@@ -83,23 +74,6 @@ class Service:
                 return
             time.sleep(0.1)
         raise AssertionError(f"{self.name} not SERVING after {seconds}s:\n{self.output()}")
-
-    def output(self):
-        with open(self.log.name, errors="replace") as f:
-            return f.read()
-
-    def stop(self):
-        if self.p.poll() is None:
-            self.p.send_signal(signal.SIGTERM)
-            try:
-                self.p.wait(15)
-            except subprocess.TimeoutExpired:
-                self.p.kill()
-                self.p.wait()
-        try:
-            os.unlink(self.log.name)
-        except OSError:
-            pass
 
 
 class EndToEnd(unittest.TestCase):
