@@ -305,12 +305,20 @@ TEST_F(WatchTest, WatchBatchesSendsEachMoveAsOneMessageWithTheEventsOfWatch) {
           << "seq " << batched[i].seq();
     }
   }
-  // A late stream gets the backlog in batches too, resuming exactly after after_seq.
+  // A late stream gets the backlog in batches too, resuming exactly after after_seq: the
+  // events Watch sent from seq 4 on, message for message.
   BatchWatcher late(stack.mm(1), g.room.id(), 3, nullptr);
   ASSERT_TRUE(late.ReachesSeq(last));
   std::vector<v1::RoomEvent> rest = late.events();
   EXPECT_TRUE(Contiguous(rest, 3));
   EXPECT_LT(late.batches().size(), rest.size());
+  ASSERT_GT(one_by_one.size(), 3u);
+  ASSERT_EQ(one_by_one[2].seq(), 3);
+  ASSERT_EQ(rest.size(), one_by_one.size() - 3);
+  for (size_t i = 0; i < rest.size(); ++i) {
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(rest[i], one_by_one[i + 3]))
+        << "seq " << rest[i].seq();
+  }
 }
 
 TEST_F(WatchTest, StreamsSurviveAPostgresRestartAndCatchUp) {
