@@ -413,8 +413,9 @@ void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats
   for (s4::Squares b = movers & sliders; b != 0;) reach |= rays.cross[s4::PopSquare(b)];
   targets &= occupied & reach;
   for (int o = 0; o < s4::kSeats; ++o) targets &= ~Shogi4Bit(pos.king[o]);
-  s4::Squares pinned[s4::kSeats], enemy[s4::kSeats];
-  unsigned have_pinned = 0, have_enemy = 0;  // bit per seat: found (on first need)
+  // Per seat, found on first need (bit per seat in have_*); enemy is read only with test_king.
+  s4::Squares pinned[s4::kSeats], enemy[s4::kSeats] = {};
+  unsigned have_pinned = 0, have_enemy = 0;
   for (const int to : Shogi4SquaresOf(targets)) {
     const s4::Squares mine = movers & ~pos.pieces[s4::OwnerOf(pos.board[to])];
     if (mine == 0) continue;
@@ -428,8 +429,10 @@ void Shogi4Captures(const s4::Position& pos, s4::Squares sliders, unsigned seats
         have_pinned |= 1u << s;
         test_king = (pinned[s] >> from) & 1;
       }
-      if (test_king && !((have_enemy >> s) & 1)) enemy[s] = Shogi4PiecesOf(pos, pos.Enemies(s));
-      if (test_king) have_enemy |= 1u << s;
+      if (test_king && !((have_enemy >> s) & 1)) {
+        enemy[s] = Shogi4PiecesOf(pos, pos.Enemies(s));
+        have_enemy |= 1u << s;
+      }
       AddBoardMove(pos, s, c, from, to, test_king, occupied, enemy[s], out);
     };
     // Pieces one step away that step onto `to`, by direction d (to -> n).
