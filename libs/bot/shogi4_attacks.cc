@@ -46,16 +46,6 @@ const Shogi4Near* BuildShogi4Near() {
   return n;
 }
 
-void Shogi4AttackCountsOf(const shogi4::Position& pos, uint32_t* counts) {
-  namespace s4 = shogi4;
-  std::fill(counts, counts + s4::kSquares, 0u);
-  const s4::Squares occupied = Shogi4Occupied(pos);
-  for (int s = 0; s < s4::kSeats; ++s) {
-    for (const int sq : Shogi4SquaresOf(pos.pieces[s]))
-      Shogi4AddAttacks(counts, Shogi4AttackSet(sq, pos.board[sq], occupied), Shogi4SeatUnit(s));
-  }
-}
-
 shogi4::Squares Shogi4Sliders(const shogi4::Position& pos) {
   namespace s4 = shogi4;
   s4::Squares sliders = 0;

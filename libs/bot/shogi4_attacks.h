@@ -163,66 +163,6 @@ inline bool Shogi4AttackedFrom(const shogi4::Cell* board, int sq, shogi4::Square
   return false;
 }
 
-// Attack counts (Shogi4Node::attacks): for each square a word whose byte s counts the
-// pieces of seat s (0-3; ownerless pieces attack nothing) attacking it, by Attacked's
-// definition: a piece attacks the squares it steps to and, sliding, those along its lines
-// up to and including the first piece. Shogi4Make keeps them per move: it takes off the
-// attacks of the pieces that leave, adds those of the piece that arrives, and lengthens or
-// cuts the lines of the sliders through a square that empties or fills.
-inline uint32_t Shogi4SeatUnit(int seat) { return 1u << (8 * seat); }
-// Bytes 0xFF for the seats of a 4-bit set: `counts[sq] & Shogi4SeatBytes(by)` is not zero
-// exactly when a piece of a seat in `by` attacks `sq`.
-inline uint32_t Shogi4SeatBytes(unsigned by) {
-  return ((by & 1) * 0xFFu) | ((by >> 1 & 1) * 0xFF00u) | ((by >> 2 & 1) * 0xFF0000u) |
-         ((by >> 3 & 1) * 0xFF000000u);
-}
-
-// The squares the piece `c` on `sq` attacks, with `occupied` blocking its lines.
-inline shogi4::Squares Shogi4AttackSet(int sq, shogi4::Cell c, shogi4::Squares occupied) {
-  namespace s4 = shogi4;
-  const Shogi4Rays& r = Shogi4RayTable();
-  const int type = s4::TypeOf(c);
-  s4::Squares a = r.step[type][s4::FacingOf(c)][sq];
-  if (s4::Slides(type)) {
-    for (int i = 0; i < 4; ++i) {
-      const s4::Squares ray = r.ray[sq][i], blockers = occupied & ray;
-      a |= blockers != 0 ? ray & ~r.ray[Shogi4Nearest(blockers, i)][i] : ray;
-    }
-  }
-  return a;
-}
-
-// Adds `delta` (a seat's unit, or its negation to take off) to the counts of `set`.
-inline void Shogi4AddAttacks(uint32_t* counts, shogi4::Squares set, uint32_t delta) {
-  for (const int sq : Shogi4SquaresOf(set)) counts[sq] += delta;
-}
-
-// `sq` empties (`open`) or fills: a slider of `sliders` (with an owner) that is the nearest
-// piece on a line through `sq` gains (or loses) the squares beyond `sq` up to the next
-// piece. `occupied`: the pieces, `sq` not among them.
-inline void Shogi4CrossLines(const shogi4::Cell* board, uint32_t* counts, int sq,
-                             shogi4::Squares occupied, shogi4::Squares sliders, bool open) {
-  namespace s4 = shogi4;
-  const Shogi4Rays& r = Shogi4RayTable();
-  if ((sliders & r.cross[sq]) == 0) return;
-  for (int i = 0; i < 4; ++i) {
-    const s4::Squares ray = r.ray[sq][i];
-    if ((sliders & ray) == 0) continue;
-    const int n = Shogi4Nearest(occupied & ray, i);
-    const int owner = s4::OwnerOf(board[n]);
-    if (((sliders >> n) & 1) == 0 || owner >= s4::kSeats) continue;
-    const int o = (i + 2) & 3;  // the slider's line goes on through `sq` this way
-    const s4::Squares beyond = r.ray[sq][o], blockers = occupied & beyond;
-    const s4::Squares gained =
-        blockers != 0 ? beyond & ~r.ray[Shogi4Nearest(blockers, o)][o] : beyond;
-    const uint32_t unit = Shogi4SeatUnit(owner);
-    Shogi4AddAttacks(counts, gained, open ? unit : 0u - unit);
-  }
-}
-
-// The attack counts of `pos` counted from scratch.
-void Shogi4AttackCountsOf(const shogi4::Position& pos, uint32_t* counts);
-
 // Is `sq` attacked by a piece whose owner is in `by` (bit per seat)?
 inline bool Shogi4Attacked(const shogi4::Position& pos, int sq, unsigned by) {
   return Shogi4AttackedFrom(pos.board, sq, Shogi4PiecesOf(pos, by), Shogi4Occupied(pos));

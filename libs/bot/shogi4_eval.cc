@@ -118,7 +118,8 @@ int Shogi4Evaluate(const Shogi4Node& node, int me, bool brs) {
       drop_threat * std::min(HandThreat(pos, me), kMaxHandThreat) * ByteSum(Word(e.open) & mask);
   for (unsigned b = rivals & node.checked; b != 0; b &= b - 1) {
     const int o = __builtin_ctz(b);
-    if ((node.attacks[pos.king[o]] >> (8 * me)) & 0xFF) pressure += 40;
+    if (Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me], Shogi4Occupied(pos)))
+      pressure += 40;
   }
   const int safety = 8 * e.near[me][0][me] - 12 * enemies -
                      drop_threat * std::min(rival_hands, kMaxHandThreat) * e.open[me];

@@ -95,7 +95,6 @@ void Recount(Shogi4Node& node) {
   node.checked = 0;
   node.sliders = Shogi4Sliders(node.pos);
   node.sums = Shogi4SumsOf(node.pos);
-  Shogi4AttackCountsOf(node.pos, node.attacks);
   for (int s = 0; s < s4::kSeats; ++s) {
     node.material[s] = Shogi4Material(node.pos, s);
     if (node.pos.Alive(s) && Shogi4InCheck(node.pos, s)) node.checked |= 1u << s;
@@ -199,15 +198,9 @@ namespace {
   bool king = false;
   // The engine's DoMove (bot_lib_test holds the step to shogi4::MakeMove), with the
   // material, from the square-bit table.
-  // The attack counts: the pieces that leave take theirs off, lines through a square that
-  // empties or fills grow or shrink, the piece that arrives adds its own.
-  uint32_t* const attacks = node.attacks;
-  const uint32_t unit = Shogi4SeatUnit(seat);
-  s4::Squares occ = Shogi4Occupied(p);
   if (s4::IsDrop(m)) {
     const int type = s4::DropType(m);
     node.material[seat] += kShogi4BoardValue[type] - kShogi4HandValue[s4::HandIndex(type)];
-    Shogi4CrossLines(p.board, attacks, to, occ, node.sliders, false);
     p.board[to] = s4::MakeCell(type, seat, seat);
     p.pieces[seat] |= to_bit;
     --p.hand[seat][s4::HandIndex(type)];
@@ -215,15 +208,6 @@ namespace {
     from = s4::MoveFrom(m);
     const s4::Cell c = p.board[from];
     captured = p.board[to];
-    Shogi4AddAttacks(attacks, Shogi4AttackSet(from, c, occ), 0u - unit);
-    if (captured != 0 && s4::OwnerOf(captured) < s4::kSeats) {
-      Shogi4AddAttacks(attacks, Shogi4AttackSet(to, captured, occ),
-                       0u - Shogi4SeatUnit(s4::OwnerOf(captured)));
-    }
-    const s4::Squares from_bit = Shogi4Bit(from), rest = node.sliders & ~(from_bit | to_bit);
-    occ &= ~from_bit;
-    Shogi4CrossLines(p.board, attacks, from, occ, rest, true);
-    if (captured == 0) Shogi4CrossLines(p.board, attacks, to, occ, rest, false);
     if (captured != 0) {
       const int owner = s4::OwnerOf(captured), taken = s4::kUnpromoted[s4::TypeOf(captured)];
       if (owner < s4::kSeats) node.material[owner] -= kShogi4BoardValue[s4::TypeOf(captured)];
@@ -242,7 +226,6 @@ namespace {
     king = type == s4::kKing;
     if (king) p.king[seat] = static_cast<uint8_t>(to);
   }
-  Shogi4AddAttacks(attacks, Shogi4AttackSet(to, p.board[to], occ | to_bit), unit);
   ++p.ply;
   p.last_mover = static_cast<int8_t>(seat);
   UpdateSums(node, seat, from, to, captured, king);
@@ -250,12 +233,32 @@ namespace {
   // The piece on `to` replaced any captured one; `from` is empty (a mate recounts).
   node.sliders &= ~(to_bit | (from >= 0 ? Shogi4Bit(from) : 0));
   if (slider) node.sliders |= to_bit;
-  // Which seats are in check, from the attack counts. The mover's move was legal.
+  // Which seats are in check: only one in check before or whose king the move touches (a
+  // step from `to`, a slider on its lines, a line opened at `from`: the only sliders are
+  // orthogonal) needs the attack test. The mover's move was legal.
+  const Shogi4Near& nt = Shogi4NearTable();
+  const uint8_t* touch_to = nt.touch[to];
+  const uint8_t* touch_from = nt.touch[from >= 0 ? from : to];
+  const unsigned to_mask = slider ? 3 : 1, from_mask = from >= 0 ? 2 : 0;
+  const Shogi4Rays& rays = Shogi4RayTable();
+  // The seats to test as a set first (few branches: the loop runs over the other seats).
   const unsigned others = p.alive & ~(1u << seat) & 15u;
+  unsigned test = node.checked & others;
+  for (unsigned b = others & ~test; b != 0; b &= b - 1) {
+    const int t = __builtin_ctz(b), k = p.king[t];
+    // A line opened at `from` matters only with another seat's slider on the king's lines.
+    if ((touch_to[k] & to_mask) != 0 ||
+        ((touch_from[k] & from_mask) != 0 && (node.sliders & rays.cross[k] & ~p.pieces[t]) != 0))
+      test |= 1u << t;
+  }
   unsigned checked = 0;
-  for (unsigned b = others; b != 0; b &= b - 1) {
-    const int t = __builtin_ctz(b);
-    if ((attacks[p.king[t]] & Shogi4SeatBytes(p.alive & ~(1u << t))) != 0) checked |= 1u << t;
+  if (test != 0) {
+    const s4::Squares occupied = Shogi4Occupied(p), alive = Shogi4PiecesOf(p, p.alive);
+    for (; test != 0; test &= test - 1) {
+      const int t = __builtin_ctz(test);
+      if (Shogi4AttackedFrom(p.board, p.king[t], alive & ~p.pieces[t], occupied))
+        checked |= 1u << t;
+    }
   }
   node.checked = checked;
   // Check priority (shogi4::PickNext): the first seat in check after the mover, else the
@@ -307,7 +310,6 @@ void Shogi4Make(Shogi4Node& node, int seat, s4::Move m, Shogi4Undo* u) {
   u->checked = node.checked;
   u->in_check = node.in_check;
   u->sums = node.sums;
-  std::memcpy(u->attacks, node.attacks, sizeof u->attacks);
   u->to = static_cast<uint8_t>(s4::MoveTo(m));
   u->from = static_cast<uint8_t>(s4::MoveFrom(m));
   u->to_cell = p.board[u->to];
@@ -351,7 +353,6 @@ void Shogi4Unmake(Shogi4Node& node, const Shogi4Undo& u) {
   node.checked = u.checked;
   node.in_check = u.in_check;
   node.sums = u.sums;
-  std::memcpy(node.attacks, u.attacks, sizeof u.attacks);
 }
 
 void Shogi4MateStuck(Shogi4Node& node) {

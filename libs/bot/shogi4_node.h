@@ -43,8 +43,6 @@ struct Shogi4Node {
   unsigned checked = 0;               // bit per seat in check (playing seats)
   shogi4::Squares sliders = 0;        // Shogi4Sliders(pos)
   Shogi4Sums sums = {};               // Shogi4SumsOf(pos)
-  // Per square, byte s: the pieces of seat s attacking it (Shogi4AttackCountsOf(pos)).
-  uint32_t attacks[shogi4::kSquares] = {};
 };
 
 // What Shogi4Make changes, so that the search takes a move back (make/unmake) instead of
@@ -61,7 +59,6 @@ struct Shogi4Undo {
   unsigned checked;
   bool in_check;
   Shogi4Sums sums;
-  uint32_t attacks[shogi4::kSquares];
   uint8_t from, to;  // from: kNoSquare for a drop
   shogi4::Cell from_cell, to_cell;
   alignas(8) uint8_t tail[kTailBytes];

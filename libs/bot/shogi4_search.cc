@@ -214,11 +214,7 @@ class Shogi4Searcher {
     if (stage == Stage::kQuiescence && merged && !pairs) {
       // Every rival's captures of our pieces at once (no rival is in check).
       list.size = 0;
-      s4::Squares attacked = 0;
-      const uint32_t by = Shogi4SeatBytes(pos.Enemies(me_));
-      for (const int sq : Shogi4SquaresOf(pos.pieces[me_]))
-        if ((node.attacks[sq] & by) != 0) attacked |= Shogi4Bit(sq);
-      Shogi4Captures(pos, node.sliders, pos.Enemies(me_), false, attacked, &list);
+      Shogi4Captures(pos, node.sliders, pos.Enemies(me_), false, pos.pieces[me_], &list);
       add_captures();
     } else if (captures && !pairs) {
       // Every seat's captures at once, found through step and ray sets, in the order of

@@ -93,18 +93,6 @@ void ExpectNodeMatches(const Shogi4Node& node, const char* where) {
   }
   const Shogi4Sums sums = Shogi4SumsOf(node.pos);
   ASSERT_EQ(std::memcmp(&node.sums, &sums, sizeof sums), 0) << where;
-  // The attack counts kept per move against those counted from scratch, and against the
-  // engine's attack test for every seat and square.
-  uint32_t attacks[s4::kSquares];
-  Shogi4AttackCountsOf(node.pos, attacks);
-  for (int sq = 0; sq < s4::kSquares; ++sq) {
-    ASSERT_EQ(node.attacks[sq], attacks[sq]) << where << " square " << sq;
-    for (int s = 0; s < s4::kSeats; ++s) {
-      ASSERT_EQ(((node.attacks[sq] >> (8 * s)) & 0xFF) != 0,
-                s4::Attacked(node.pos.board, sq, 1u << s))
-          << where << " square " << sq << " seat " << s;
-    }
-  }
   // The evaluation from the sums kept per move against the one counted from scratch.
   for (int me = 0; me < s4::kSeats; ++me) {
     for (bool brs : {false, true}) {
@@ -122,7 +110,6 @@ void ExpectSameNode(const Shogi4Node& a, const Shogi4Node& b, const char* where)
   ASSERT_EQ(a.checked, b.checked) << where;
   ASSERT_TRUE(a.sliders == b.sliders) << where;
   ASSERT_EQ(std::memcmp(&a.sums, &b.sums, sizeof a.sums), 0) << where;
-  ASSERT_EQ(std::memcmp(a.attacks, b.attacks, sizeof a.attacks), 0) << where;
 }
 
 TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
