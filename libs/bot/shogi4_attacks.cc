@@ -37,10 +37,9 @@ const Shogi4Near* BuildShogi4Near() {
       for (int r = 1; r <= 2; ++r)
         if (d <= r) n->area[r - 1][sq] |= s4::SquareBit(t);
       n->distance[sq][t] = static_cast<uint8_t>(d);
-      n->within[sq][t] = static_cast<uint8_t>((d <= 1) | (d <= 2) << 4);
       const bool line =
           sq != t && (s4::RankOf(sq) == s4::RankOf(t) || s4::ColOf(sq) == s4::ColOf(t));
-      n->touch[sq][t] = static_cast<uint8_t>((d == 1) | line << 1);
+      n->marks[sq][t] = static_cast<uint16_t>((d <= 1) | (d <= 2) << 4 | line << 8);
     }
   }
   return n;

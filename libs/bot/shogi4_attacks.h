@@ -80,21 +80,38 @@ inline int Shogi4Nearest(shogi4::Squares on_ray, int i) {
   return i == 0 || i == 3 ? HighestSquare(on_ray) : LowestSquare(on_ray);
 }
 
-// The squares within one and two king steps of each square (itself included), and the
-// king steps between two squares.
+inline constexpr int kShogi4MarkSquares = 96;  // the squares, padded to whole vectors
+
+// The squares within one and two king steps of each square (itself included), the king
+// steps between two squares, and the kings' marks.
 struct Shogi4Near {
   shogi4::Squares area[2][shogi4::kSquares];  // [r - 1]: within r steps
   uint8_t distance[shogi4::kSquares][shogi4::kSquares];
-  // Bit 0: within one king step of each other; bit 4: within two.
-  uint8_t within[shogi4::kSquares][shogi4::kSquares];
-  // Bit 0: the two squares are one king step apart; bit 1: they share a rank or file (and
-  // differ), so that an orthogonal slider on one may attack the other.
-  uint8_t touch[shogi4::kSquares][shogi4::kSquares];
+  // [k][sq], for a king on k: bit 0: sq is within one king step (k itself included); bit 4:
+  // within two; bit 8: sq shares a rank or file with k (and differs), so that an orthogonal
+  // slider on sq may attack k. Rows padded to kShogi4MarkSquares (zero beyond the board).
+  alignas(16) uint16_t marks[shogi4::kSquares][kShogi4MarkSquares];
 };
 const Shogi4Near* BuildShogi4Near();
 inline const Shogi4Near& Shogi4NearTable() {
   static const Shogi4Near* const table = BuildShogi4Near();
   return *table;
+}
+
+// The kings' marks of a position (Shogi4Node::kings): per square, Shogi4Near::marks of
+// each seat's king shifted by the seat (bits s, 4 + s, 8 + s), every seat's king counted
+// (a mated seat's flipped king included). Only a king's move changes them.
+//
+// Sets seat `s`'s bits for its king on `k`, the other seats' bits kept.
+inline void Shogi4MarkKing(uint16_t* marks, int s, int k) {
+  const uint16_t* row = Shogi4NearTable().marks[k];
+  const uint16_t keep = static_cast<uint16_t>(~(0x111u << s));
+  for (int sq = 0; sq < kShogi4MarkSquares; ++sq)
+    marks[sq] = static_cast<uint16_t>((marks[sq] & keep) | (row[sq] << s));
+}
+inline void Shogi4KingMarksOf(const shogi4::Position& pos, uint16_t* marks) {
+  for (int sq = 0; sq < kShogi4MarkSquares; ++sq) marks[sq] = 0;
+  for (int s = 0; s < shogi4::kSeats; ++s) Shogi4MarkKing(marks, s, pos.king[s]);
 }
 
 inline int Shogi4Popcount(shogi4::Squares b) {

@@ -37,13 +37,6 @@ void CountNear(const s4::Position& pos, int sq, int seat, Shogi4Sums& e) {
       static_cast<uint8_t>(Shogi4Popcount(Shogi4RayTable().adjacent[sq] & ~Shogi4Occupied(pos)));
 }
 
-// Bit b: `sq` is within one king step of seat b's king; bit 4 + b: within two (the layout of
-// an owner's counts in Shogi4Sums::near).
-unsigned ZoneOf(const s4::Position& p, int sq) {
-  const uint8_t* w = Shogi4NearTable().within[sq];
-  return w[p.king[0]] | w[p.king[1]] << 1 | w[p.king[2]] << 2 | w[p.king[3]] << 3;
-}
-
 // Byte i of kSpread[z]: bit i of z (a zone as counts to add).
 constexpr auto kSpread = [] {
   std::array<uint64_t, 256> t{};
@@ -68,7 +61,9 @@ void AddCounts(uint8_t* counts, int size, uint64_t plus, uint64_t minus) {
 void UpdateSums(Shogi4Node& node, int seat, int from, int to, s4::Cell captured, bool king) {
   const s4::Position& p = node.pos;
   Shogi4Sums& e = node.sums;
-  const unsigned zt = ZoneOf(p, to), zf = from >= 0 ? ZoneOf(p, from) : 0;
+  // A square's zone: bit b, within one king step of seat b's king; bit 4 + b, within two
+  // (the layout of an owner's counts in Shogi4Sums::near).
+  const unsigned zt = node.kings[to] & 0xFFu, zf = from >= 0 ? node.kings[from] & 0xFFu : 0;
   if (!king) AddCounts(&e.near[seat][0][0], 8, kSpread[zt], kSpread[zf]);  // (kings uncounted)
   if (captured != 0 && s4::OwnerOf(captured) < s4::kSeats)
     AddCounts(&e.near[s4::OwnerOf(captured)][0][0], 8, 0, kSpread[zt]);
@@ -95,6 +90,7 @@ void Recount(Shogi4Node& node) {
   node.checked = 0;
   node.sliders = Shogi4Sliders(node.pos);
   node.sums = Shogi4SumsOf(node.pos);
+  Shogi4KingMarksOf(node.pos, node.kings);
   for (int s = 0; s < s4::kSeats; ++s) {
     node.material[s] = Shogi4Material(node.pos, s);
     if (node.pos.Alive(s) && Shogi4InCheck(node.pos, s)) node.checked |= 1u << s;
@@ -224,7 +220,10 @@ namespace {
     p.board[to] = s4::MakeCell(type, seat, s4::FacingOf(c));
     p.board[from] = 0;
     king = type == s4::kKing;
-    if (king) p.king[seat] = static_cast<uint8_t>(to);
+    if (king) {
+      p.king[seat] = static_cast<uint8_t>(to);
+      Shogi4MarkKing(node.kings, seat, to);
+    }
   }
   ++p.ply;
   p.last_mover = static_cast<int8_t>(seat);
@@ -235,21 +234,16 @@ namespace {
   if (slider) node.sliders |= to_bit;
   // Which seats are in check: only one in check before or whose king the move touches (a
   // step from `to`, a slider on its lines, a line opened at `from`: the only sliders are
-  // orthogonal) needs the attack test. The mover's move was legal.
-  const Shogi4Near& nt = Shogi4NearTable();
-  const uint8_t* touch_to = nt.touch[to];
-  const uint8_t* touch_from = nt.touch[from >= 0 ? from : to];
-  const unsigned to_mask = slider ? 3 : 1, from_mask = from >= 0 ? 2 : 0;
-  const Shogi4Rays& rays = Shogi4RayTable();
-  // The seats to test as a set first (few branches: the loop runs over the other seats).
+  // orthogonal) needs the attack test. The mover's move was legal. From the kings' marks:
+  // `to` and `from` are never another seat's king square, so "within one step" is "beside".
   const unsigned others = p.alive & ~(1u << seat) & 15u;
-  unsigned test = node.checked & others;
-  for (unsigned b = others & ~test; b != 0; b &= b - 1) {
-    const int t = __builtin_ctz(b), k = p.king[t];
-    // A line opened at `from` matters only with another seat's slider on the king's lines.
-    if ((touch_to[k] & to_mask) != 0 ||
-        ((touch_from[k] & from_mask) != 0 && (node.sliders & rays.cross[k] & ~p.pieces[t]) != 0))
-      test |= 1u << t;
+  const unsigned mt = node.kings[to], mf = from >= 0 ? node.kings[from] : 0;
+  unsigned test = (node.checked | mt | (slider ? mt >> 8 : 0)) & others;
+  // A line opened at `from` matters only with another seat's slider on the king's lines.
+  const Shogi4Rays& rays = Shogi4RayTable();
+  for (unsigned b = (mf >> 8) & others & ~test; b != 0; b &= b - 1) {
+    const int t = __builtin_ctz(b);
+    if ((node.sliders & rays.cross[p.king[t]] & ~p.pieces[t]) != 0) test |= 1u << t;
   }
   unsigned checked = 0;
   if (test != 0) {
@@ -353,6 +347,8 @@ void Shogi4Unmake(Shogi4Node& node, const Shogi4Undo& u) {
   node.checked = u.checked;
   node.in_check = u.in_check;
   node.sums = u.sums;
+  if (u.from != s4::kNoSquare && s4::TypeOf(u.from_cell) == s4::kKing)
+    Shogi4MarkKing(node.kings, s, u.from);
 }
 
 void Shogi4MateStuck(Shogi4Node& node) {

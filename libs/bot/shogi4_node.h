@@ -1,19 +1,19 @@
 // The four-player shogi search's own node: the engine's Position plus what the search keeps
 // up to date per move instead of recomputing it per node (material, the seats in check, the
-// evaluation's board sums), a move step that answers check priority with the fast attack
-// test, asks "has a legal move" only of a seat in check and can be taken back
-// (Shogi4Unmake: the search makes its moves on one node), and a legal move
-// generator split into board moves (optionally onto target squares only) and drops
-// (optionally onto some squares only), so the search generates only what its beam can
-// reach. The engine stays the one source of legality: bot_lib_test holds every part to
-// it on random playouts of every rule variant (the generator move for move and in order
-// against shogi4::GenerateLegal, the step against shogi4::MakeMove, the sums against counts
-// from scratch).
+// evaluation's board sums, the kings' marks), a move step that answers check priority with the fast
+// attack test, asks "has a legal move" only of a seat in check and can be taken back (Shogi4Unmake:
+// the search makes its moves on one node), and a legal move generator split into board moves
+// (optionally onto target squares only) and drops (optionally onto some squares only), so the
+// search generates only what its beam can reach. The engine stays the one source of legality:
+// bot_lib_test holds every part to it on random playouts of every rule variant (the generator move
+// for move and in order against shogi4::GenerateLegal, the step against shogi4::MakeMove, the sums
+// and marks against counts from scratch).
 #ifndef TABLERO_LIBS_BOT_SHOGI4_NODE_H_
 #define TABLERO_LIBS_BOT_SHOGI4_NODE_H_
 
 #include <cstddef>
 
+#include "libs/bot/shogi4_attacks.h"
 #include "libs/shogi4/position.h"
 #include "libs/shogi4/types.h"
 
@@ -43,13 +43,15 @@ struct Shogi4Node {
   unsigned checked = 0;               // bit per seat in check (playing seats)
   shogi4::Squares sliders = 0;        // Shogi4Sliders(pos)
   Shogi4Sums sums = {};               // Shogi4SumsOf(pos)
+  // Per square: which kings it is near or on a line with (Shogi4KingMarksOf(pos)).
+  alignas(16) uint16_t kings[kShogi4MarkSquares] = {};
 };
 
 // What Shogi4Make changes, so that the search takes a move back (make/unmake) instead of
 // copying the whole node per child: the move's two squares, the position's hands, seats
 // and counters (one block, `hand` to `ply`), the node's own sums; the square sets are put
-// back by the move itself, or after a mate from their copy taken before the first seat was
-// mated (the mated seats' pieces are given back from it).
+// back by the move itself (and a king's marks by its move back), or after a mate from their copy
+// taken before the first seat was mated (the mated seats' pieces are given back from it).
 struct Shogi4Undo {
   static constexpr size_t kTailStart = offsetof(shogi4::Position, hand);
   static constexpr size_t kTailBytes =

@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -93,6 +94,19 @@ void ExpectNodeMatches(const Shogi4Node& node, const char* where) {
   }
   const Shogi4Sums sums = Shogi4SumsOf(node.pos);
   ASSERT_EQ(std::memcmp(&node.sums, &sums, sizeof sums), 0) << where;
+  // The kings' marks kept per move against the kings' squares.
+  for (int sq = 0; sq < kShogi4MarkSquares; ++sq) {
+    unsigned marks = 0;
+    for (int s = 0; s < s4::kSeats && sq < s4::kSquares; ++s) {
+      const int k = node.pos.king[s];
+      const int d = std::max(std::abs(s4::RankOf(sq) - s4::RankOf(k)),
+                             std::abs(s4::ColOf(sq) - s4::ColOf(k)));
+      const bool line =
+          sq != k && (s4::RankOf(sq) == s4::RankOf(k) || s4::ColOf(sq) == s4::ColOf(k));
+      marks |= unsigned(d <= 1) << s | unsigned(d <= 2) << (4 + s) | unsigned(line) << (8 + s);
+    }
+    ASSERT_EQ(node.kings[sq], marks) << where << " square " << sq;
+  }
   // The evaluation from the sums kept per move against the one counted from scratch.
   for (int me = 0; me < s4::kSeats; ++me) {
     for (bool brs : {false, true}) {
@@ -110,6 +124,7 @@ void ExpectSameNode(const Shogi4Node& a, const Shogi4Node& b, const char* where)
   ASSERT_EQ(a.checked, b.checked) << where;
   ASSERT_TRUE(a.sliders == b.sliders) << where;
   ASSERT_EQ(std::memcmp(&a.sums, &b.sums, sizeof a.sums), 0) << where;
+  ASSERT_EQ(std::memcmp(a.kings, b.kings, sizeof a.kings), 0) << where;
 }
 
 TEST(Shogi4Node, GeneratorAndMoveStepAgreeWithTheEngineOnRandomPlayouts) {
