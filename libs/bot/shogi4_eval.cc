@@ -104,18 +104,18 @@ int Shogi4Evaluate(const Shogi4Node& node, int me, bool brs) {
   const Shogi4Sums& e = node.sums;
   const unsigned rivals = pos.alive & ~(1u << me) & 15u;
   const uint32_t mask = kSeatBytes[rivals];
-  int others = 0, rival_mates = 0, rival_hands = 0, enemies = 0;
+  int others = 0, rival_mates = 0, enemies = 0;
   for (unsigned b = rivals; b != 0; b &= b - 1) {
     const int o = __builtin_ctz(b);
     others += node.material[o];
     rival_mates = std::max(rival_mates, int(e.mates[o]));
-    rival_hands += HandThreat(pos, o);
     enemies += e.near[o][1][me];
   }
   const int drop_threat = brs ? kDropThreat : 0;
+  const int rival_hands = ByteSum(Word(e.threat) & mask);
   int pressure =
       (brs ? 5 : 10) * ByteSum(Word(e.near[me][1]) & mask) +
-      drop_threat * std::min(HandThreat(pos, me), kMaxHandThreat) * ByteSum(Word(e.open) & mask);
+      drop_threat * std::min(int(e.threat[me]), kMaxHandThreat) * ByteSum(Word(e.open) & mask);
   for (unsigned b = rivals & node.checked; b != 0; b &= b - 1) {
     const int o = __builtin_ctz(b);
     if (Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me], Shogi4Occupied(pos)))

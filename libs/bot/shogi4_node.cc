@@ -81,6 +81,10 @@ Shogi4Sums Shogi4SumsOf(const s4::Position& pos) {
     const int by = pos.mated_by[pos.elim[i]];
     if (by >= 0 && by < s4::kSeats) ++e.mates[by];
   }
+  for (int s = 0; s < s4::kSeats; ++s) {
+    for (int h = 0; h < s4::kHandTypes; ++h)
+      e.threat[s] = static_cast<uint8_t>(e.threat[s] + pos.hand[s][h] * kShogi4HandThreat[h]);
+  }
   return e;
 }
 
@@ -200,6 +204,7 @@ namespace {
     p.board[to] = s4::MakeCell(type, seat, seat);
     p.pieces[seat] |= to_bit;
     --p.hand[seat][s4::HandIndex(type)];
+    node.sums.threat[seat] -= kShogi4HandThreat[s4::HandIndex(type)];
   } else {
     from = s4::MoveFrom(m);
     const s4::Cell c = p.board[from];
@@ -209,6 +214,7 @@ namespace {
       if (owner < s4::kSeats) node.material[owner] -= kShogi4BoardValue[s4::TypeOf(captured)];
       node.material[seat] += kShogi4HandValue[s4::HandIndex(taken)];
       ++p.hand[seat][s4::HandIndex(taken)];
+      node.sums.threat[seat] += kShogi4HandThreat[s4::HandIndex(taken)];
       p.pieces[owner] &= ~to_bit;
     }
     p.pieces[seat] ^= Shogi4Bit(from) | to_bit;

@@ -11,6 +11,7 @@
 #ifndef TABLERO_LIBS_BOT_SHOGI4_NODE_H_
 #define TABLERO_LIBS_BOT_SHOGI4_NODE_H_
 
+#include <array>
 #include <cstddef>
 
 #include "libs/bot/shogi4_attacks.h"
@@ -24,7 +25,7 @@ inline constexpr int kShogi4BoardValue[shogi4::kPieceTypes] = {0, 100, 500, 550,
                                                                0, 600, 580, 1300};
 inline constexpr int kShogi4HandValue[shogi4::kHandTypes] = {110, 550, 600, 1100};
 
-// The board sums of the search's evaluation (shogi4_eval.h), kept per move by Shogi4Make
+// The sums of the search's evaluation (shogi4_eval.h: board and hands), kept per move by Shogi4Make
 // (a king's move or a mate counts again what it changes).
 struct Shogi4Sums {
   // [owner][r - 1][seat]: the owner's pieces, its king excepted, within r (1 or 2) king
@@ -32,7 +33,16 @@ struct Shogi4Sums {
   alignas(8) uint8_t near[shogi4::kSeats][2][shogi4::kSeats];
   uint8_t open[shogi4::kSeats];   // the empty squares beside each seat's king
   uint8_t mates[shogi4::kSeats];  // the mates made by each seat (Position::MatesMade)
+  // Each seat's hand as drop threats: a point per silver or gold, two per rook.
+  uint8_t threat[shogi4::kSeats];
 };
+// The drop threat of a piece in hand, by hand index (Shogi4Sums::threat).
+inline constexpr auto kShogi4HandThreat = [] {
+  std::array<uint8_t, shogi4::kHandTypes> t{};
+  t[shogi4::HandIndex(shogi4::kSilver)] = t[shogi4::HandIndex(shogi4::kGold)] = 1;
+  t[shogi4::HandIndex(shogi4::kRook)] = 2;
+  return t;
+}();
 // The sums counted from scratch.
 Shogi4Sums Shogi4SumsOf(const shogi4::Position& pos);
 
