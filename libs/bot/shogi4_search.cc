@@ -127,15 +127,30 @@ class Shogi4Searcher {
   // A node's moves: `cands` in generation order and `order`, their ranks best first, each
   // as (key + bias) << 32 | ~index, so that one integer comparison orders by key and
   // breaks ties by generation order (as a stable sort would: the same on every platform).
+  // Room for a generator's list is made once (Reserve), then each move is added without a
+  // capacity check.
   struct Moves {
-    std::vector<Cand> cands;
-    std::vector<uint64_t> order;
-    size_t size() const { return order.size(); }
+    std::unique_ptr<Cand[]> cands;
+    std::unique_ptr<uint64_t[]> order;
+    size_t n = 0, capacity = 0;
+    size_t size() const { return n; }
     const Cand& operator[](size_t i) const { return cands[~uint32_t(order[i])]; }
-    void clear() {
-      cands.clear();
-      order.clear();
+    void clear() { n = 0; }
+    void Reserve(size_t more) {
+      if (n + more <= capacity) return;
+      capacity = std::max(n + more, 2 * capacity);
+      auto c = std::make_unique<Cand[]>(capacity);
+      auto o = std::make_unique<uint64_t[]>(capacity);
+      std::copy(cands.get(), cands.get() + n, c.get());
+      std::copy(order.get(), order.get() + n, o.get());
+      cands = std::move(c);
+      order = std::move(o);
     }
+    void Add(int key, int seat, s4::Move m) {
+      order[n] = uint64_t(key + kKeyBias) << 32 | ~uint32_t(n);
+      cands[n++] = {key, seat, m};
+    }
+    uint64_t* begin() { return order.get(); }
   };
 
   // Best-reply search (Schadd & Winands): where the engine would give the move to a rival
@@ -179,6 +194,7 @@ class Shogi4Searcher {
     int n_captures = 0, plain[2] = {0, 0};
     s4::MoveList& list = *lists_[ply];
     auto add = [&](int seat) {
+      out->Reserve(size_t(list.size));
       for (s4::Move m : list) {
         const s4::Cell victim = s4::IsDrop(m) ? 0 : pos.board[s4::MoveTo(m)];
         if (stage == Stage::kQuiescence && merged && s4::OwnerOf(victim) != me_) continue;
@@ -187,19 +203,16 @@ class Shogi4Searcher {
         // The plain quiet moves (key 0) and far drops (key -100) rank among their like in
         // generation order: beyond the first `beam` of each, none can be searched.
         if (beam > 0 && key <= 0 && ++plain[key < 0] > beam) continue;
-        out->order.push_back(uint64_t(key + kKeyBias) << 32 | ~uint32_t(out->cands.size()));
-        out->cands.push_back({key, seat, m});
+        out->Add(key, seat, m);
         n_captures += key >= kCaptureKey;
       }
     };
     // A capture generator's list (every move takes a piece of the node's victims): the
     // same keys and order as `add`, without its filters.
     auto add_captures = [&] {
-      for (s4::Move m : list) {
-        const int key = CaptureKey(pos, m);
-        out->order.push_back(uint64_t(key + kKeyBias) << 32 | ~uint32_t(out->cands.size()));
-        out->cands.push_back({key, s4::OwnerOf(pos.board[s4::MoveFrom(m)]), m});
-      }
+      out->Reserve(size_t(list.size));
+      for (s4::Move m : list)
+        out->Add(CaptureKey(pos, m), s4::OwnerOf(pos.board[s4::MoveFrom(m)]), m);
       n_captures += list.size;
     };
     auto for_seats = [&](auto&& generate) {
@@ -240,16 +253,15 @@ class Shogi4Searcher {
         }
       });
     }
-    if (quiets && !pairs && (beam == 0 || out->cands.size() - size_t(n_captures) < size_t(beam)))
+    if (quiets && !pairs && (beam == 0 || out->size() - size_t(n_captures) < size_t(beam)))
       for_seats([&](int seat) { Shogi4Drops(pos, seat, check, s4::kAllSquares & ~near, &list); });
-    std::vector<uint64_t>& order = out->order;
-    const size_t keep = beam > 0 ? size_t(n_captures + beam) : order.size();
-    if (keep < order.size()) {
-      std::nth_element(order.begin(), order.begin() + long(keep), order.end(),
-                       std::greater<uint64_t>());
-      std::sort(order.begin(), order.begin() + long(keep), std::greater<uint64_t>());
+    uint64_t* const first = out->begin();
+    const size_t size = out->size(), keep = beam > 0 ? size_t(n_captures + beam) : size;
+    if (keep < size) {
+      std::nth_element(first, first + keep, first + size, std::greater<uint64_t>());
+      std::sort(first, first + keep, std::greater<uint64_t>());
     } else {
-      std::sort(order.begin(), order.end(), std::greater<uint64_t>());
+      std::sort(first, first + size, std::greater<uint64_t>());
     }
   }
 
