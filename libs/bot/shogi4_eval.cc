@@ -94,6 +94,18 @@ inline uint32_t Word(const uint8_t* counts) {
   return w;
 }
 
+// 40 per rival of `checked` (seats in check) whose king we attack. Out of line: a rival is
+// rarely in check, and the attack test would weigh on every evaluation's registers.
+[[gnu::noinline]] int CheckPressure(const s4::Position& pos, int me, unsigned checked) {
+  int pressure = 0;
+  for (unsigned b = checked; b != 0; b &= b - 1) {
+    const int o = __builtin_ctz(b);
+    if (Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me], Shogi4Occupied(pos)))
+      pressure += 40;
+  }
+  return pressure;
+}
+
 }  // namespace
 
 // Evaluate's terms from the kept sums, the rivals' byte counts summed a word at a time.
@@ -116,11 +128,7 @@ int Shogi4Evaluate(const Shogi4Node& node, int me, bool brs) {
   int pressure =
       (brs ? 5 : 10) * ByteSum(Word(e.near[me][1]) & mask) +
       drop_threat * std::min(int(e.threat[me]), kMaxHandThreat) * ByteSum(Word(e.open) & mask);
-  for (unsigned b = rivals & node.checked; b != 0; b &= b - 1) {
-    const int o = __builtin_ctz(b);
-    if (Shogi4AttackedFrom(pos.board, pos.king[o], pos.pieces[me], Shogi4Occupied(pos)))
-      pressure += 40;
-  }
+  if ((rivals & node.checked) != 0) pressure += CheckPressure(pos, me, rivals & node.checked);
   const int safety = 8 * e.near[me][0][me] - 12 * enemies -
                      drop_threat * std::min(rival_hands, kMaxHandThreat) * e.open[me];
   const int n = __builtin_popcount(rivals);
