@@ -22,8 +22,6 @@ namespace {
 
 constexpr int kInf = 32000;
 constexpr int kMaxPly = 120;
-constexpr int kSingularDepth = 8;  // the least depth a singular extension is tested at
-constexpr int kProbCutMargin = 180;
 
 uint64_t Mix(uint64_t z) {
   z += 0x9E3779B97F4A7C15ULL;
@@ -199,11 +197,11 @@ class Searcher {
       if (m == tt_move) {
         s = 1 << 30;
       } else if (IsCapture(pos, m) || (m.kind() == Move::kPromotion && m.promotion() == kQueen)) {
-        // The victim's value, then how this capture (piece, square, victim) fared.
-        const int victim = Victim(pos, m);
+        const int victim = m.kind() == Move::kEnPassant       ? 0
+                           : pos.piece_on(m.to()) == kNoPiece ? 0
+                                                              : int(TypeOf(pos.piece_on(m.to())));
         const int attacker = TypeOf(pos.piece_on(m.from()));
-        s = (1 << 24) + 8 * (kPieceValue[victim] + (m.kind() == Move::kPromotion ? 900 : 0)) +
-            CaptureHistory(pos, m) / 16;
+        s = (1 << 24) + (victim + (m.kind() == Move::kPromotion ? 4 : 0)) * 16 - attacker;
         if (kPieceValue[attacker] > kPieceValue[victim] && See(pos, m) < 0) s -= 1 << 25;
       } else if (m.kind() == Move::kPromotion) {
         s = -(1 << 26);  // under-promotions last
@@ -218,19 +216,6 @@ class Searcher {
       }
       scores[i] = s;
     }
-  }
-
-  // The type of piece a capture takes (a pawn for en passant; a queen promotion that takes
-  // nothing counts as taking a pawn).
-  static int Victim(const Position& pos, Move m) {
-    const Piece p = pos.piece_on(m.to());
-    return p == kNoPiece ? int(kPawn) : int(TypeOf(p));
-  }
-  int16_t& CaptureHistory(const Position& pos, Move m) {
-    return capture_history_[pos.piece_on(m.from())][m.to()][Victim(pos, m)];
-  }
-  int CaptureHistory(const Position& pos, Move m) const {
-    return capture_history_[pos.piece_on(m.from())][m.to()][Victim(pos, m)];
   }
 
   static void PickNext(Move* moves, int* scores, int n, int i) {
@@ -256,19 +241,12 @@ class Searcher {
     }
     const int orig_alpha = alpha;
     const uint64_t key = pos.key();
-    // A singular-extension test searches this node again without its table move: the
-    // table then neither answers nor is written.
-    const Move excluded = excluded_[ply];
     Move tt_move;
     const TtEntry* e = tt_.Probe(key);
-    int tt_score = 0, tt_depth = -1;
-    Bound tt_bound = kBoundUpper;
     if (e) {
       tt_move = Move(e->move);
-      const int s = tt_score = FromTt(e->score, ply);
-      tt_depth = e->depth;
-      tt_bound = Bound(e->bound);
-      if (!pv && ply > 0 && !excluded.ok() && e->depth >= depth &&
+      const int s = FromTt(e->score, ply);
+      if (!pv && ply > 0 && e->depth >= depth &&
           (e->bound == kBoundExact || (e->bound == kBoundLower && s >= beta) ||
            (e->bound == kBoundUpper && s <= alpha)))
         return s;
@@ -301,7 +279,7 @@ class Searcher {
       }
       // Null move: if passing still fails high, a real move will too (not in zugzwang-prone
       // pawn endings).
-      if (null_ok && !excluded.ok() && depth >= 3 && eval >= beta && HasPieces(pos)) {
+      if (null_ok && depth >= 3 && eval >= beta && HasPieces(pos)) {
         Position next = pos;
         next.DoNullMove();
         tt_.Prefetch(next.key());
@@ -312,35 +290,11 @@ class Searcher {
         if (stop_) return 0;
         if (s >= beta) return s > kChessMateBound ? beta : s;
       }
-      // ProbCut: a capture that beats beta by a margin in a search four plies shallower
-      // (after quiescence agrees) very likely beats beta in the full one.
-      const int pc_beta = beta + kProbCutMargin;
-      if (depth >= 5 && !excluded.ok() && !(tt_depth >= depth - 3 && tt_score < pc_beta)) {
-        Move caps[kMaxMoves];
-        const int nc = GenerateCaptures(pos, caps);
-        for (int i = 0; i < nc; ++i) {
-          const Move m = caps[i];
-          if (See(pos, m) < pc_beta - eval) continue;
-          Position next = pos;
-          next.DoMove(m);
-          if (!LeavesKingSafe(next, pos.side_to_move())) continue;
-          keys_[root_index_ + ply + 1] = RepetitionKey(next);
-          played_[ply] = m;
-          moved_[ply] = pos.piece_on(m.from());
-          int s = -Quiesce(next, -pc_beta, -pc_beta + 1, ply + 1);
-          if (s >= pc_beta) s = -Search(next, -pc_beta, -pc_beta + 1, depth - 4, ply + 1, true);
-          if (stop_) return 0;
-          if (s >= pc_beta) {
-            tt_.Store(key, ToTt(s, ply), static_eval, m.raw(), depth - 3, kBoundLower);
-            return s;
-          }
-        }
-      }
     }
 
     // Internal iterative reduction: with no hash move at a deep node, ordering is poor;
     // search it shallower now and let the next iteration come back with a move.
-    if (!tt_move.ok() && depth >= 5 && !in_check && !excluded.ok()) --depth;
+    if (!tt_move.ok() && depth >= 5 && !in_check) --depth;
 
     Move moves[kMaxMoves];
     int scores[kMaxMoves];
@@ -354,32 +308,12 @@ class Searcher {
 
     int best = -kInf;
     Move best_move;
-    Move quiets[64], captures[32];
-    int n_quiets = 0, n_captures = 0;
-    int searched = 0;  // moves searched so far (the excluded and pruned ones are not)
+    Move quiets[64];
+    int n_quiets = 0;
     for (int i = 0; i < n; ++i) {
       PickNext(moves, scores, n, i);
       const Move m = moves[i];
-      if (m == excluded) continue;
       const bool quiet = !IsCapture(pos, m) && m.kind() != Move::kPromotion;
-      // Singular extension: the table's move, when every other move falls well short of
-      // its score in a shallower search, is searched a ply deeper; when even without it
-      // the node fails high, it does (several good moves).
-      int singular_ext = 0;
-      if (m == tt_move && ply > 0 && depth >= kSingularDepth && !excluded.ok() &&
-          tt_bound != kBoundUpper && tt_depth >= depth - 3 &&
-          std::abs(tt_score) < kChessMateBound) {
-        const int sbeta = tt_score - 2 * depth;
-        excluded_[ply] = m;
-        const int s = Search(pos, sbeta - 1, sbeta, (depth - 1) / 2, ply, false);
-        excluded_[ply] = Move();
-        if (stop_) return 0;
-        if (s < sbeta) {
-          singular_ext = 1;
-        } else if (sbeta >= beta) {
-          return sbeta;
-        }
-      }
       Position next = pos;
       next.DoMove(m);
       tt_.Prefetch(next.key());
@@ -396,16 +330,13 @@ class Searcher {
         }
       }
       // Extend checks that do not simply lose the checking piece.
-      const int ext = singular_ext || (gives_check && ply < 2 * root_depth_ &&
-                                       (searched == 0 || See(pos, m) >= 0))
-                          ? 1
-                          : 0;
+      const int ext = gives_check && ply < 2 * root_depth_ && (i == 0 || See(pos, m) >= 0) ? 1 : 0;
       const int new_depth = depth - 1 + ext;
       keys_[root_index_ + ply + 1] = RepetitionKey(next);
       played_[ply] = m;
       moved_[ply] = pos.piece_on(m.from());
       int s;
-      if (searched++ == 0) {
+      if (i == 0) {
         s = -Search(next, -beta, -alpha, new_depth, ply + 1, true);
       } else {
         int r = 0;
@@ -426,22 +357,17 @@ class Searcher {
       if (s > best) {
         best = s;
         best_move = m;
-        if (ply == 0 && (searched == 1 || s > alpha)) root_best_ = m;
+        if (ply == 0 && (i == 0 || s > alpha)) root_best_ = m;
         if (s > alpha) {
           alpha = s;
           if (alpha >= beta) {
-            // The move that refuted is rewarded, the ones tried before it of its kind (and
-            // the captures tried before a quiet refutation) are not.
-            const int bonus = std::min(depth * depth, 400);
-            if (!quiet) UpdateHistory(CaptureHistory(pos, m), bonus);
-            for (int q = 0; q < n_captures; ++q)
-              UpdateHistory(CaptureHistory(pos, captures[q]), -bonus);
             if (quiet) {
               if (!(killers_[ply][0] == m)) {
                 killers_[ply][1] = killers_[ply][0];
                 killers_[ply][0] = m;
               }
               if (prev.ok()) counters_[prev.from()][prev.to()] = m;
+              const int bonus = std::min(depth * depth, 400);
               UpdateQuiet(pos, m, c1, c2, bonus);
               for (int q = 0; q < n_quiets; ++q) UpdateQuiet(pos, quiets[q], c1, c2, -bonus);
             }
@@ -450,12 +376,8 @@ class Searcher {
         }
       }
       if (quiet && n_quiets < 64) quiets[n_quiets++] = m;
-      if (!quiet && n_captures < 32) captures[n_captures++] = m;
     }
-    // No move searched: the table's move was the only one and is excluded (pruning needs a
-    // move searched first).
-    if (best == -kInf) return alpha;
-    if (excluded.ok()) return best;
+    if (best == -kInf) best = alpha;  // every move pruned (cannot happen with i > 0 rule)
     const Bound bound = best >= beta ? kBoundLower : best > orig_alpha ? kBoundExact : kBoundUpper;
     tt_.Store(key, ToTt(best, ply), in_check ? 0 : static_eval, best_move.raw(), depth, bound);
     return best;
@@ -582,14 +504,12 @@ class Searcher {
   bool stopped_by_time_ = false;
   SearchClock clock_;
   Move killers_[kMaxPly + 1][2] = {};
-  Move excluded_[kMaxPly + 1] = {};  // the move a singular-extension test leaves out
-  Move played_[kMaxPly + 1] = {};    // the move made at each ply of the current path
-  int evals_[kMaxPly + 1] = {};      // static evaluation at each ply (-kInf in check)
-  Move counters_[64][64] = {};       // the quiet reply that refuted a move (from, to)
-  Piece moved_[kMaxPly + 1] = {};    // the piece that made it
+  Move played_[kMaxPly + 1] = {};  // the move made at each ply of the current path
+  int evals_[kMaxPly + 1] = {};    // static evaluation at each ply (-kInf in check)
+  Move counters_[64][64] = {};     // the quiet reply that refuted a move (from, to)
+  Piece moved_[kMaxPly + 1] = {};  // the piece that made it
   int history_[2][64][64] = {};
   int16_t cont_[12][64][12][64] = {};
-  int16_t capture_history_[12][64][6] = {};  // by moving piece, target square, victim type
 };
 
 }  // namespace
