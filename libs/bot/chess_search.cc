@@ -22,6 +22,7 @@ namespace {
 
 constexpr int kInf = 32000;
 constexpr int kMaxPly = 120;
+constexpr int kSingularDepth = 8;  // the least depth a singular extension is tested at
 
 uint64_t Mix(uint64_t z) {
   z += 0x9E3779B97F4A7C15ULL;
@@ -241,12 +242,19 @@ class Searcher {
     }
     const int orig_alpha = alpha;
     const uint64_t key = pos.key();
+    // A singular-extension test searches this node again without its table move: the
+    // table then neither answers nor is written.
+    const Move excluded = excluded_[ply];
     Move tt_move;
     const TtEntry* e = tt_.Probe(key);
+    int tt_score = 0, tt_depth = -1;
+    Bound tt_bound = kBoundUpper;
     if (e) {
       tt_move = Move(e->move);
-      const int s = FromTt(e->score, ply);
-      if (!pv && ply > 0 && e->depth >= depth &&
+      const int s = tt_score = FromTt(e->score, ply);
+      tt_depth = e->depth;
+      tt_bound = Bound(e->bound);
+      if (!pv && ply > 0 && !excluded.ok() && e->depth >= depth &&
           (e->bound == kBoundExact || (e->bound == kBoundLower && s >= beta) ||
            (e->bound == kBoundUpper && s <= alpha)))
         return s;
@@ -279,7 +287,7 @@ class Searcher {
       }
       // Null move: if passing still fails high, a real move will too (not in zugzwang-prone
       // pawn endings).
-      if (null_ok && depth >= 3 && eval >= beta && HasPieces(pos)) {
+      if (null_ok && !excluded.ok() && depth >= 3 && eval >= beta && HasPieces(pos)) {
         Position next = pos;
         next.DoNullMove();
         tt_.Prefetch(next.key());
@@ -294,7 +302,7 @@ class Searcher {
 
     // Internal iterative reduction: with no hash move at a deep node, ordering is poor;
     // search it shallower now and let the next iteration come back with a move.
-    if (!tt_move.ok() && depth >= 5 && !in_check) --depth;
+    if (!tt_move.ok() && depth >= 5 && !in_check && !excluded.ok()) --depth;
 
     Move moves[kMaxMoves];
     int scores[kMaxMoves];
@@ -310,10 +318,30 @@ class Searcher {
     Move best_move;
     Move quiets[64];
     int n_quiets = 0;
+    int searched = 0;  // moves searched so far (the excluded and pruned ones are not)
     for (int i = 0; i < n; ++i) {
       PickNext(moves, scores, n, i);
       const Move m = moves[i];
+      if (m == excluded) continue;
       const bool quiet = !IsCapture(pos, m) && m.kind() != Move::kPromotion;
+      // Singular extension: the table's move, when every other move falls well short of
+      // its score in a shallower search, is searched a ply deeper; when even without it
+      // the node fails high, it does (several good moves).
+      int singular_ext = 0;
+      if (m == tt_move && ply > 0 && depth >= kSingularDepth && !excluded.ok() &&
+          tt_bound != kBoundUpper && tt_depth >= depth - 3 &&
+          std::abs(tt_score) < kChessMateBound) {
+        const int sbeta = tt_score - 2 * depth;
+        excluded_[ply] = m;
+        const int s = Search(pos, sbeta - 1, sbeta, (depth - 1) / 2, ply, false);
+        excluded_[ply] = Move();
+        if (stop_) return 0;
+        if (s < sbeta) {
+          singular_ext = 1;
+        } else if (sbeta >= beta) {
+          return sbeta;
+        }
+      }
       Position next = pos;
       next.DoMove(m);
       tt_.Prefetch(next.key());
@@ -330,13 +358,16 @@ class Searcher {
         }
       }
       // Extend checks that do not simply lose the checking piece.
-      const int ext = gives_check && ply < 2 * root_depth_ && (i == 0 || See(pos, m) >= 0) ? 1 : 0;
+      const int ext = singular_ext || (gives_check && ply < 2 * root_depth_ &&
+                                       (searched == 0 || See(pos, m) >= 0))
+                          ? 1
+                          : 0;
       const int new_depth = depth - 1 + ext;
       keys_[root_index_ + ply + 1] = RepetitionKey(next);
       played_[ply] = m;
       moved_[ply] = pos.piece_on(m.from());
       int s;
-      if (i == 0) {
+      if (searched++ == 0) {
         s = -Search(next, -beta, -alpha, new_depth, ply + 1, true);
       } else {
         int r = 0;
@@ -357,7 +388,7 @@ class Searcher {
       if (s > best) {
         best = s;
         best_move = m;
-        if (ply == 0 && (i == 0 || s > alpha)) root_best_ = m;
+        if (ply == 0 && (searched == 1 || s > alpha)) root_best_ = m;
         if (s > alpha) {
           alpha = s;
           if (alpha >= beta) {
@@ -377,7 +408,10 @@ class Searcher {
       }
       if (quiet && n_quiets < 64) quiets[n_quiets++] = m;
     }
-    if (best == -kInf) best = alpha;  // every move pruned (cannot happen with i > 0 rule)
+    // No move searched: the table's move was the only one and is excluded (pruning needs a
+    // move searched first).
+    if (best == -kInf) return alpha;
+    if (excluded.ok()) return best;
     const Bound bound = best >= beta ? kBoundLower : best > orig_alpha ? kBoundExact : kBoundUpper;
     tt_.Store(key, ToTt(best, ply), in_check ? 0 : static_eval, best_move.raw(), depth, bound);
     return best;
@@ -504,10 +538,11 @@ class Searcher {
   bool stopped_by_time_ = false;
   SearchClock clock_;
   Move killers_[kMaxPly + 1][2] = {};
-  Move played_[kMaxPly + 1] = {};  // the move made at each ply of the current path
-  int evals_[kMaxPly + 1] = {};    // static evaluation at each ply (-kInf in check)
-  Move counters_[64][64] = {};     // the quiet reply that refuted a move (from, to)
-  Piece moved_[kMaxPly + 1] = {};  // the piece that made it
+  Move excluded_[kMaxPly + 1] = {};  // the move a singular-extension test leaves out
+  Move played_[kMaxPly + 1] = {};    // the move made at each ply of the current path
+  int evals_[kMaxPly + 1] = {};      // static evaluation at each ply (-kInf in check)
+  Move counters_[64][64] = {};       // the quiet reply that refuted a move (from, to)
+  Piece moved_[kMaxPly + 1] = {};    // the piece that made it
   int history_[2][64][64] = {};
   int16_t cont_[12][64][12][64] = {};
 };
