@@ -198,11 +198,11 @@ class Searcher {
       if (m == tt_move) {
         s = 1 << 30;
       } else if (IsCapture(pos, m) || (m.kind() == Move::kPromotion && m.promotion() == kQueen)) {
-        const int victim = m.kind() == Move::kEnPassant       ? 0
-                           : pos.piece_on(m.to()) == kNoPiece ? 0
-                                                              : int(TypeOf(pos.piece_on(m.to())));
+        // The victim's value, then how this capture (piece, square, victim) fared.
+        const int victim = Victim(pos, m);
         const int attacker = TypeOf(pos.piece_on(m.from()));
-        s = (1 << 24) + (victim + (m.kind() == Move::kPromotion ? 4 : 0)) * 16 - attacker;
+        s = (1 << 24) + 8 * (kPieceValue[victim] + (m.kind() == Move::kPromotion ? 900 : 0)) +
+            CaptureHistory(pos, m) / 16;
         if (kPieceValue[attacker] > kPieceValue[victim] && See(pos, m) < 0) s -= 1 << 25;
       } else if (m.kind() == Move::kPromotion) {
         s = -(1 << 26);  // under-promotions last
@@ -217,6 +217,19 @@ class Searcher {
       }
       scores[i] = s;
     }
+  }
+
+  // The type of piece a capture takes (a pawn for en passant; a queen promotion that takes
+  // nothing counts as taking a pawn).
+  static int Victim(const Position& pos, Move m) {
+    const Piece p = pos.piece_on(m.to());
+    return p == kNoPiece ? int(kPawn) : int(TypeOf(p));
+  }
+  int16_t& CaptureHistory(const Position& pos, Move m) {
+    return capture_history_[pos.piece_on(m.from())][m.to()][Victim(pos, m)];
+  }
+  int CaptureHistory(const Position& pos, Move m) const {
+    return capture_history_[pos.piece_on(m.from())][m.to()][Victim(pos, m)];
   }
 
   static void PickNext(Move* moves, int* scores, int n, int i) {
@@ -316,8 +329,8 @@ class Searcher {
 
     int best = -kInf;
     Move best_move;
-    Move quiets[64];
-    int n_quiets = 0;
+    Move quiets[64], captures[32];
+    int n_quiets = 0, n_captures = 0;
     int searched = 0;  // moves searched so far (the excluded and pruned ones are not)
     for (int i = 0; i < n; ++i) {
       PickNext(moves, scores, n, i);
@@ -392,13 +405,18 @@ class Searcher {
         if (s > alpha) {
           alpha = s;
           if (alpha >= beta) {
+            // The move that refuted is rewarded, the ones tried before it of its kind (and
+            // the captures tried before a quiet refutation) are not.
+            const int bonus = std::min(depth * depth, 400);
+            if (!quiet) UpdateHistory(CaptureHistory(pos, m), bonus);
+            for (int q = 0; q < n_captures; ++q)
+              UpdateHistory(CaptureHistory(pos, captures[q]), -bonus);
             if (quiet) {
               if (!(killers_[ply][0] == m)) {
                 killers_[ply][1] = killers_[ply][0];
                 killers_[ply][0] = m;
               }
               if (prev.ok()) counters_[prev.from()][prev.to()] = m;
-              const int bonus = std::min(depth * depth, 400);
               UpdateQuiet(pos, m, c1, c2, bonus);
               for (int q = 0; q < n_quiets; ++q) UpdateQuiet(pos, quiets[q], c1, c2, -bonus);
             }
@@ -407,6 +425,7 @@ class Searcher {
         }
       }
       if (quiet && n_quiets < 64) quiets[n_quiets++] = m;
+      if (!quiet && n_captures < 32) captures[n_captures++] = m;
     }
     // No move searched: the table's move was the only one and is excluded (pruning needs a
     // move searched first).
@@ -545,6 +564,7 @@ class Searcher {
   Piece moved_[kMaxPly + 1] = {};    // the piece that made it
   int history_[2][64][64] = {};
   int16_t cont_[12][64][12][64] = {};
+  int16_t capture_history_[12][64][6] = {};  // by moving piece, target square, victim type
 };
 
 }  // namespace
