@@ -23,6 +23,7 @@ namespace {
 constexpr int kInf = 32000;
 constexpr int kMaxPly = 120;
 constexpr int kSingularDepth = 8;  // the least depth a singular extension is tested at
+constexpr int kProbCutMargin = 180;
 
 uint64_t Mix(uint64_t z) {
   z += 0x9E3779B97F4A7C15ULL;
@@ -310,6 +311,30 @@ class Searcher {
         const int s = -Search(next, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
         if (stop_) return 0;
         if (s >= beta) return s > kChessMateBound ? beta : s;
+      }
+      // ProbCut: a capture that beats beta by a margin in a search four plies shallower
+      // (after quiescence agrees) very likely beats beta in the full one.
+      const int pc_beta = beta + kProbCutMargin;
+      if (depth >= 5 && !excluded.ok() && !(tt_depth >= depth - 3 && tt_score < pc_beta)) {
+        Move caps[kMaxMoves];
+        const int nc = GenerateCaptures(pos, caps);
+        for (int i = 0; i < nc; ++i) {
+          const Move m = caps[i];
+          if (See(pos, m) < pc_beta - eval) continue;
+          Position next = pos;
+          next.DoMove(m);
+          if (!LeavesKingSafe(next, pos.side_to_move())) continue;
+          keys_[root_index_ + ply + 1] = RepetitionKey(next);
+          played_[ply] = m;
+          moved_[ply] = pos.piece_on(m.from());
+          int s = -Quiesce(next, -pc_beta, -pc_beta + 1, ply + 1);
+          if (s >= pc_beta) s = -Search(next, -pc_beta, -pc_beta + 1, depth - 4, ply + 1, true);
+          if (stop_) return 0;
+          if (s >= pc_beta) {
+            tt_.Store(key, ToTt(s, ply), static_eval, m.raw(), depth - 3, kBoundLower);
+            return s;
+          }
+        }
       }
     }
 
