@@ -1,13 +1,13 @@
 // The chess searcher: iterative deepening, principal variation search with aspiration
 // windows, a transposition table, quiescence search (captures and promotions, SEE pruned;
 // every evasion when in check; the table probed and stored there too, its move first and
-// its bound correcting the stand-pat evaluation), check extensions, null-move pruning, late
-// move reductions (less for moves with a good history), reverse futility, futility and
-// late-move pruning, razoring (reductions and pruning milder while the side's evaluation
-// improves; the evaluation they go by corrected by the table's bound where tighter), and
-// move ordering by hash move, MVV-LVA with SEE, killers, countermove, history and
-// continuation history (how a quiet piece-to move fared after the moves one and two plies
-// back).
+// its bound correcting the stand-pat evaluation), check and singular extensions, null-move
+// pruning, ProbCut, late move reductions (less for moves with a good history), reverse
+// futility, futility and late-move pruning, razoring (reductions and pruning milder while the
+// side's evaluation improves; the evaluation they go by corrected by the table's bound where
+// tighter), and move ordering by hash move, captures by victim then capture history (those
+// losing material by SEE below the killers), killers, countermove, history and continuation
+// history (how a quiet piece-to move fared after the moves one and two plies back).
 // It works directly on libs/chess positions (copy-make) for speed.
 #ifndef TABLERO_LIBS_BOT_CHESS_SEARCH_H_
 #define TABLERO_LIBS_BOT_CHESS_SEARCH_H_
