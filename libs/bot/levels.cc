@@ -12,21 +12,22 @@ using Table = LevelSpec[kMaxLevel];
 // benchmark's README. Level 10 is bounded by the clock (budget_ms * kSeededNodesPerMs nodes
 // when seeded) and keeps the depth it always had.
 
-// Chess: strength follows the node budget (a partly searched iteration still counts), about
-// x1.6 a level up to level 3, x1.7-1.9 above, with a little evaluation noise and at the
-// bottom the odd random move. Levels 1-9 play the handcrafted evaluation (kChessTunedEvalLevel):
-// level 10's tuned one scores about 0.70 against it at equal nodes, so level 9 sits close
-// below level 10's 75k nodes.
+// Chess: strength follows the node budget (a partly searched iteration still counts), x1.5
+// from level 1 to 2 and x1.7 a level above, with a little evaluation noise and at the bottom
+// the odd random move. Levels 1-9 play the handcrafted evaluation (kChessTunedEvalLevel):
+// level 10's tuned one scores about 0.70 against it at equal nodes, so level 9 searches a
+// little more than level 10's 75k nodes. Nine steps of 0.66-0.73 span level 10 down to level
+// 1: a stronger level 10 means spreading them again, level 1 stronger with it.
 constexpr Table kChess = {
-    {64, 650, 35, 15, 300},   // 1
-    {64, 1000, 28, 5, 300},   // 2
-    {64, 1600, 22, 0, 400},   // 3
-    {64, 2800, 17, 0, 500},   // 4
-    {64, 5200, 13, 0, 600},   // 5
-    {64, 9200, 9, 0, 800},    // 6
-    {64, 17000, 5, 0, 1000},  // 7
-    {64, 29000, 2, 0, 1500},  // 8
-    {64, 60000, 0, 0, 2000},  // 9
+    {64, 1150, 28, 5, 300},   // 1
+    {64, 1750, 22, 0, 300},   // 2
+    {64, 3000, 17, 0, 400},   // 3
+    {64, 5200, 13, 0, 500},   // 4
+    {64, 9000, 9, 0, 600},    // 5
+    {64, 15500, 5, 0, 800},   // 6
+    {64, 26800, 2, 0, 1000},  // 7
+    {64, 46400, 1, 0, 1500},  // 8
+    {64, 80000, 0, 0, 2000},  // 9
     {100, 0, 0, 0, 3000},     // 10
 };
 
@@ -144,11 +145,11 @@ const LevelSpec& Level(game::Kind kind, int level, int seats) {
 }
 
 // Chess levels on Stockfish 15.1's UCI_Elo scale (CCRL 40/4): benchmarks/bot/elo.sh, 100
-// seeded games a level (level 10: 300 ms, 75k nodes) against the UCI_Elo it scored nearest
-// 0.5 against; the estimates made non-decreasing (neighbouring levels that measured out of
-// order show their mean) and rounded to 10. The table and its caveats:
-// benchmarks/bot/README.md, "Elo of the chess levels".
-constexpr int kChessElo[kMaxLevel] = {1520, 1650, 1650, 1790, 1830, 1910, 1960, 2000, 2000, 2080};
+// seeded games a level (level 10: 300 ms, 75k nodes), levels 4-10 against UCI_Elo 1950, 1-3
+// against the UCI_Elo they scored nearest 0.5 against; the estimates made non-decreasing
+// (neighbouring levels that measured out of order show their mean) and rounded to 10. The
+// table and its caveats: benchmarks/bot/README.md, "Elo of the chess levels".
+constexpr int kChessElo[kMaxLevel] = {1610, 1660, 1760, 1760, 1800, 1980, 1990, 2060, 2160, 2300};
 
 int ApproxElo(game::Kind kind, int level) {
   return kind == game::Kind::kChess ? kChessElo[level - 1] : 0;
