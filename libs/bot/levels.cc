@@ -145,11 +145,12 @@ const LevelSpec& Level(game::Kind kind, int level, int seats) {
 }
 
 // Chess levels on Stockfish 15.1's UCI_Elo scale (CCRL 40/4): benchmarks/bot/elo.sh, 100
-// seeded games a level (level 10: 300 ms, 75k nodes), levels 4-10 against UCI_Elo 1950, 1-3
-// against the UCI_Elo they scored nearest 0.5 against; the estimates made non-decreasing
-// (neighbouring levels that measured out of order show their mean) and rounded to 10. The
-// table and its caveats: benchmarks/bot/README.md, "Elo of the chess levels".
-constexpr int kChessElo[kMaxLevel] = {1610, 1660, 1760, 1760, 1800, 1980, 1990, 2060, 2160, 2300};
+// seeded games an anchor (level 10: 300 ms, 75k nodes), levels 4-10 the mean of their
+// estimates against UCI_Elo 1950 and 1900, 1-3 against the UCI_Elo they scored nearest 0.5
+// against; made non-decreasing (neighbouring levels that measured out of order show their
+// mean) and rounded to 10. The table and its caveats: benchmarks/bot/README.md, "Elo of the
+// chess levels".
+constexpr int kChessElo[kMaxLevel] = {1610, 1660, 1760, 1760, 1820, 1930, 2000, 2080, 2140, 2290};
 
 int ApproxElo(game::Kind kind, int level) {
   return kind == game::Kind::kChess ? kChessElo[level - 1] : 0;
