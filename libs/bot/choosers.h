@@ -30,10 +30,10 @@ class Rng {
 };
 
 // The instant a search must stop: the request's arrival (bot.cc has filled it in) plus its
-// budget, less a little for converting the answer and sending it (a tenth, at most 10 ms:
+// budget, less a little for converting the answer and sending it (a twentieth, at most 3 ms:
 // that takes well under a millisecond; the clock's pause allowance covers a busy machine).
 inline SearchClock::Clock::time_point HardLimit(const Request& request) {
-  const int reserve = std::min(10, request.budget_ms / 10);
+  const int reserve = std::min(3, request.budget_ms / 20);
   return request.arrival + std::chrono::milliseconds(std::max(1, request.budget_ms - reserve));
 }
 // Whether the search stops by the clock: always, except a seeded request that asked for
