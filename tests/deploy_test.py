@@ -568,15 +568,12 @@ class Dashboard(PromCase):
                 got = self.series(totals(e))
                 jobs = sorted(dict(k)["job"] for k in got)
                 self.assertEqual(jobs, sorted(SERVICES * self.REPLICAS), f"{title}: {e}")
-                if title == "CPU per replica":
-                    # CPU time counts in clock ticks (10 ms): an idle bot replica read 0
-                    # (rules replicas 0.02). The matchmaking replicas, which served this
-                    # test's games through the database, read 0.06-0.07.
-                    self.assertTrue(all(v >= 0 for v in got.values()), f"{title}: {got}")
-                    busy = [v for k, v in got.items() if dict(k)["job"] == "matchmaking"]
-                    self.assertTrue(busy and all(v > 0 for v in busy), f"{title}: {got}")
-                else:
-                    self.assertTrue(all(v > 0 for v in got.values()), f"{title}: {got}")
+                # CPU time counts in 10 ms clock ticks, which an idle replica may not have
+                # used yet: of the CPU only the matchmaking replicas, which served this
+                # test's games, must show some.
+                shown = [v for k, v in got.items()
+                         if title != "CPU per replica" or dict(k)["job"] == "matchmaking"]
+                self.assertTrue(shown and all(v > 0 for v in shown), f"{title}: {got}")
         for e in panels["Database connections in use per replica"]:
             self.assertEqual(sorted(dict(k)["job"] for k in self.series(totals(e))),
                              sorted(DB_SERVICES * self.REPLICAS), e)
