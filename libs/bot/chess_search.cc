@@ -9,6 +9,7 @@
 
 #include "libs/bot/chess_captures.h"
 #include "libs/bot/chess_eval.h"
+#include "libs/bot/chess_memory.h"
 #include "libs/bot/clock.h"
 #include "libs/bot/tt.h"
 #include "libs/chess/game.h"  // RepetitionKey: the game's own repetition identity
@@ -51,20 +52,30 @@ bool IsCapture(const Position& pos, Move m) {
   return pos.piece_on(m.to()) != kNoPiece || m.kind() == Move::kEnPassant;
 }
 
-// 4 MB per thread (2^18 entries).
+// 4 MB per thread (2^18 entries). (The analyzer takes a thread_local's destruction at
+// thread exit for a free before use: a false positive.)
 TranspositionTable& ThreadTable() {
   thread_local auto tt = std::make_unique<TranspositionTable>(18);
-  return *tt;
+  return *tt;  // NOLINT(clang-analyzer-cplusplus.NewDelete)
 }
 // Whether the thread's table holds only entries of noise-free searches.
 thread_local bool table_clean = false;
 
+// 1.3 MB per thread, kept off the stack.
+ChessSearchMemory& ThreadMemory() {
+  thread_local auto memory = std::make_unique<ChessSearchMemory>();
+  return *memory;  // NOLINT(clang-analyzer-cplusplus.NewDelete)
+}
+
 class Searcher {
  public:
   Searcher(const ChessLimits& limits, const std::vector<uint64_t>& history)
-      : limits_(limits), tt_(ThreadTable()), keys_(history) {
+      : limits_(limits), tt_(ThreadTable()), mem_(ThreadMemory()), keys_(history) {
     const bool reuse = limits.reuse_table && limits.noise_cp == 0 && table_clean;
-    if (!reuse) tt_.Clear();
+    if (!reuse) {
+      tt_.Clear();
+      mem_.Clear();
+    }
     table_clean = limits.noise_cp == 0;
     if (limits.deadline != std::chrono::steady_clock::time_point{}) {
       clock_ = SearchClock(limits.deadline);
@@ -179,13 +190,13 @@ class Searcher {
   using ContRow = int16_t[12][64];
   ContRow* ContAt(int ply) {
     if (ply < 0 || !played_[ply].ok()) return nullptr;
-    return &cont_[moved_[ply]][played_[ply].to()];
+    return &mem_.cont[moved_[ply]][played_[ply].to()];
   }
   // The history of a quiet move: from-to, and piece-to after each of the last two moves.
   int QuietScore(const Position& pos, Move m, const ContRow* c1, const ContRow* c2) const {
     const Color us = pos.side_to_move();
     const Piece pc = pos.piece_on(m.from());
-    return history_[us][m.from()][m.to()] + (c1 ? (*c1)[pc][m.to()] : 0) +
+    return mem_.history[us][m.from()][m.to()] + (c1 ? (*c1)[pc][m.to()] : 0) +
            (c2 ? (*c2)[pc][m.to()] : 0);
   }
 
@@ -227,10 +238,10 @@ class Searcher {
     return p == kNoPiece ? int(kPawn) : int(TypeOf(p));
   }
   int16_t& CaptureHistory(const Position& pos, Move m) {
-    return capture_history_[pos.piece_on(m.from())][m.to()][Victim(pos, m)];
+    return mem_.capture_history[pos.piece_on(m.from())][m.to()][Victim(pos, m)];
   }
   int CaptureHistory(const Position& pos, Move m) const {
-    return capture_history_[pos.piece_on(m.from())][m.to()][Victim(pos, m)];
+    return mem_.capture_history[pos.piece_on(m.from())][m.to()][Victim(pos, m)];
   }
 
   static void PickNext(Move* moves, int* scores, int n, int i) {
@@ -274,7 +285,8 @@ class Searcher {
         return s;
     }
     const bool in_check = pos.InCheck();
-    const int static_eval = in_check ? -kInf : e ? e->eval : Eval(pos);
+    const int raw_eval = in_check ? 0 : e ? e->eval : Eval(pos);
+    const int static_eval = in_check ? -kInf : Corrected(pos, raw_eval);
     evals_[ply] = static_eval;
     // Whether our position got better than it was two plies ago: prune and reduce less
     // when it did (the previous move of ours was not a wasted one).
@@ -331,7 +343,7 @@ class Searcher {
           if (s >= pc_beta) s = -Search(next, -pc_beta, -pc_beta + 1, depth - 4, ply + 1, true);
           if (stop_) return 0;
           if (s >= pc_beta) {
-            tt_.Store(key, ToTt(s, ply), static_eval, m.raw(), depth - 3, kBoundLower);
+            tt_.Store(key, ToTt(s, ply), raw_eval, m.raw(), depth - 3, kBoundLower);
             return s;
           }
         }
@@ -347,7 +359,7 @@ class Searcher {
     const int n = GenerateLegal(pos, moves);
     if (n == 0) return in_check ? -kChessMate + ply : 0;
     const Move prev = ply > 0 ? played_[ply - 1] : Move();
-    const Move counter = prev.ok() ? counters_[prev.from()][prev.to()] : Move();
+    const Move counter = prev.ok() ? mem_.counters[prev.from()][prev.to()] : Move();
     ContRow* const c1 = ContAt(ply - 1);
     ContRow* const c2 = ContAt(ply - 2);
     ScoreMoves(pos, moves, n, scores, tt_move, ply, counter, c1, c2);
@@ -415,7 +427,7 @@ class Searcher {
           if (!improving) ++r;
           if (m == killers_[ply][0] || m == killers_[ply][1] || m == counter) --r;
           // Moves that often refute: less.
-          r -= history_[pos.side_to_move()][m.from()][m.to()] / 8192;
+          r -= mem_.history[pos.side_to_move()][m.from()][m.to()] / 8192;
           r = std::clamp(r, 0, new_depth - 1);
         }
         s = -Search(next, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -433,15 +445,15 @@ class Searcher {
             // The move that refuted is rewarded, the ones tried before it of its kind (and
             // the captures tried before a quiet refutation) are not.
             const int bonus = std::min(depth * depth, 400);
-            if (!quiet) UpdateHistory(CaptureHistory(pos, m), bonus);
+            if (!quiet) ChessSearchMemory::UpdateHistory(CaptureHistory(pos, m), bonus);
             for (int q = 0; q < n_captures; ++q)
-              UpdateHistory(CaptureHistory(pos, captures[q]), -bonus);
+              ChessSearchMemory::UpdateHistory(CaptureHistory(pos, captures[q]), -bonus);
             if (quiet) {
               if (!(killers_[ply][0] == m)) {
                 killers_[ply][1] = killers_[ply][0];
                 killers_[ply][0] = m;
               }
-              if (prev.ok()) counters_[prev.from()][prev.to()] = m;
+              if (prev.ok()) mem_.counters[prev.from()][prev.to()] = m;
               UpdateQuiet(pos, m, c1, c2, bonus);
               for (int q = 0; q < n_quiets; ++q) UpdateQuiet(pos, quiets[q], c1, c2, -bonus);
             }
@@ -457,7 +469,15 @@ class Searcher {
     if (best == -kInf) return alpha;
     if (excluded.ok()) return best;
     const Bound bound = best >= beta ? kBoundLower : best > orig_alpha ? kBoundExact : kBoundUpper;
-    tt_.Store(key, ToTt(best, ply), in_check ? 0 : static_eval, best_move.raw(), depth, bound);
+    tt_.Store(key, ToTt(best, ply), raw_eval, best_move.raw(), depth, bound);
+    // Teach the correction what the search found, where the bound says which way the
+    // static evaluation erred and the best move is quiet (a capture's gain is not the
+    // evaluation's error).
+    if (!in_check && std::abs(best) < kChessMateBound &&
+        !(best_move.ok() && (IsCapture(pos, best_move) || best_move.kind() == Move::kPromotion)) &&
+        !(bound == kBoundLower && best <= static_eval) &&
+        !(bound == kBoundUpper && best >= static_eval))
+      ChessSearchMemory::UpdateCorrection(CorrectionSlot(pos), best - static_eval, depth);
     return best;
   }
 
@@ -485,7 +505,8 @@ class Searcher {
     int stand = 0;
     int raw_eval = 0;
     if (!in_check) {
-      raw_eval = stand = e ? e->eval : Eval(pos);
+      raw_eval = e ? e->eval : Eval(pos);
+      stand = Corrected(pos, raw_eval);
       // The table's score is a better guess than the static evaluation where its bound
       // allows.
       if (e && std::abs(tt_score) < kChessMateBound &&
@@ -548,20 +569,20 @@ class Searcher {
     return best;
   }
 
-  // History scores stay within +/-kHistoryMax: each update pulls the score towards the
-  // bonus's sign by an amount that shrinks as the score nears the bound.
-  static constexpr int kHistoryMax = 16384;
-  template <typename T>
-  static void UpdateHistory(T& h, int bonus) {
-    int v = h;
-    v += bonus * 32 - v * std::abs(bonus) / 512;
-    h = T(std::clamp(v, -kHistoryMax, kHistoryMax));
+  // The static evaluation with what the searches so far found it off by.
+  int16_t& CorrectionSlot(const Position& pos) {
+    const uint64_t k = Mix(pos.pieces(kWhite, kPawn)) ^ (Mix(pos.pieces(kBlack, kPawn)) >> 1);
+    return mem_.correction[pos.side_to_move()][k & (ChessSearchMemory::kCorrectionSlots - 1)];
+  }
+  int Corrected(const Position& pos, int raw) {
+    const int v = raw + ChessSearchMemory::Correction(CorrectionSlot(pos));
+    return std::clamp(v, -kChessMateBound + 1, kChessMateBound - 1);
   }
   void UpdateQuiet(const Position& pos, Move m, ContRow* c1, ContRow* c2, int bonus) {
     const Piece pc = pos.piece_on(m.from());
-    UpdateHistory(history_[pos.side_to_move()][m.from()][m.to()], bonus);
-    if (c1) UpdateHistory((*c1)[pc][m.to()], bonus);
-    if (c2) UpdateHistory((*c2)[pc][m.to()], bonus);
+    ChessSearchMemory::UpdateHistory(mem_.history[pos.side_to_move()][m.from()][m.to()], bonus);
+    if (c1) ChessSearchMemory::UpdateHistory((*c1)[pc][m.to()], bonus);
+    if (c2) ChessSearchMemory::UpdateHistory((*c2)[pc][m.to()], bonus);
   }
 
   struct EvalSlot {
@@ -573,6 +594,7 @@ class Searcher {
   const ChessLimits limits_;
   std::vector<EvalSlot> eval_cache_ = std::vector<EvalSlot>(kEvalCacheSize, EvalSlot{0, 0});
   TranspositionTable& tt_;
+  ChessSearchMemory& mem_;
   std::vector<uint64_t> keys_;  // game history, then the root and the current search path
   int root_index_ = 0;
   int root_depth_ = 1;
@@ -585,11 +607,7 @@ class Searcher {
   Move excluded_[kMaxPly + 1] = {};  // the move a singular-extension test leaves out
   Move played_[kMaxPly + 1] = {};    // the move made at each ply of the current path
   int evals_[kMaxPly + 1] = {};      // static evaluation at each ply (-kInf in check)
-  Move counters_[64][64] = {};       // the quiet reply that refuted a move (from, to)
   Piece moved_[kMaxPly + 1] = {};    // the piece that made it
-  int history_[2][64][64] = {};
-  int16_t cont_[12][64][12][64] = {};
-  int16_t capture_history_[12][64][6] = {};  // by moving piece, target square, victim type
 };
 
 }  // namespace

@@ -8,6 +8,9 @@
 // tighter), and move ordering by hash move, captures by victim then capture history (those
 // losing material by SEE below the killers), killers, countermove, history and continuation
 // history (how a quiet piece-to move fared after the moves one and two plies back).
+// The static evaluation is corrected by a correction history (what the searches found it
+// off by, per pawn structure). The histories and the correction carry over to the next
+// search with the table (chess_memory.h).
 // It works directly on libs/chess positions (copy-make) for speed.
 #ifndef TABLERO_LIBS_BOT_CHESS_SEARCH_H_
 #define TABLERO_LIBS_BOT_CHESS_SEARCH_H_
@@ -31,9 +34,10 @@ struct ChessLimits {
   std::chrono::steady_clock::time_point deadline{};
   int noise_cp = 0;         // +/- amplitude of the deterministic per-position eval noise
   uint64_t noise_seed = 0;  // selects the noise (weaker levels)
-  // Keep what this thread's previous searches left in the transposition table (only for
-  // searches without noise, and never when a repeatable answer is wanted: it makes the
-  // result depend on earlier calls). A cache, not state: any entry may be lost any time.
+  // Keep what this thread's previous searches left in the transposition table and learnt
+  // (move histories, the evaluation's correction history) (only for searches without
+  // noise, and never when a repeatable answer is wanted: it makes the result depend on
+  // earlier calls). A cache, not state: any of it may be lost any time.
   bool reuse_table = false;
 };
 

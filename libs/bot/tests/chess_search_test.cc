@@ -8,11 +8,13 @@
 #include <initializer_list>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "libs/bot/chess_eval.h"
+#include "libs/bot/chess_memory.h"
 #include "libs/chess/game.h"
 #include "libs/chess/movegen.h"
 #include "libs/chess/notation.h"
@@ -150,6 +152,43 @@ TEST(ChessSearch, NodeLimitIsRepeatable) {
   EXPECT_EQ(a.nodes, b.nodes);
   EXPECT_EQ(a.score, b.score);
   EXPECT_LE(a.nodes, 50000u);
+}
+
+// What a search keeps for the next one (the table, the histories, the correction history)
+// never reaches a search that does not reuse it: after reusing searches of other positions,
+// a seeded search answers as it does on a fresh thread.
+TEST(ChessSearch, ASearchWithoutReuseIgnoresEarlierSearches) {
+  const Position p = Fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+  ChessLimits seeded;
+  seeded.max_nodes = 20000;
+  ChessResult fresh;
+  std::thread([&] { fresh = SearchChess(p, {}, seeded); }).join();
+  ChessLimits reuse;
+  reuse.max_nodes = 20000;
+  reuse.reuse_table = true;
+  for (const char* fen : {"rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                          "r3k2r/pp3ppp/2n5/3p4/3P4/2N5/PP3PPP/R3K2R b KQkq - 0 12"})
+    SearchChess(Fen(fen), {}, reuse);
+  const ChessResult after = SearchChess(p, {}, seeded);
+  EXPECT_EQ(after.move, fresh.move);
+  EXPECT_EQ(after.nodes, fresh.nodes);
+  EXPECT_EQ(after.score, fresh.score);
+}
+
+// The correction history follows the errors the searches report, deeper ones faster, and
+// never corrects by more than its bound.
+TEST(ChessSearchMemory, CorrectionFollowsTheErrorWithinItsBound) {
+  using M = ChessSearchMemory;
+  int16_t shallow = 0, deep = 0;
+  M::UpdateCorrection(shallow, 40, 1);
+  M::UpdateCorrection(deep, 40, 12);
+  EXPECT_GT(shallow, 0);
+  EXPECT_GT(deep, shallow);
+  for (int i = 0; i < 200; ++i) M::UpdateCorrection(deep, 40, 12);
+  EXPECT_NEAR(M::Correction(deep), 40, 2);
+  for (int i = 0; i < 200; ++i) M::UpdateCorrection(deep, -900, 20);
+  EXPECT_EQ(M::Correction(deep), -M::kCorrectionMax / M::kCorrectionGrain);
+  EXPECT_EQ(M::kCorrectionMax / M::kCorrectionGrain, 64);
 }
 
 TEST(ChessSearch, StopsOnTime) {
