@@ -1,7 +1,7 @@
 // What the chess search learns as it goes, beside the transposition table: how moves fared
-// (the quiet and capture histories, counter moves), which orders the moves, and what the
-// static evaluation was off by (the correction history), which moves the evaluation the
-// pruning goes by. The searcher keeps one per thread and carries it to the next search
+// (the quiet and capture histories, counter moves), for move ordering, and what the static
+// evaluation was off by (the correction history), added to the evaluation that pruning and
+// reductions go by. The searcher keeps one per thread and carries it to the next search
 // with the table (ChessLimits::reuse_table): a game's next position is one the last search
 // has just looked at. Plain numbers, cleared with the table.
 #ifndef TABLERO_LIBS_BOT_CHESS_MEMORY_H_

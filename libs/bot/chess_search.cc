@@ -286,7 +286,8 @@ class Searcher {
     }
     const bool in_check = pos.InCheck();
     const int raw_eval = in_check ? 0 : e ? e->eval : Eval(pos);
-    const int static_eval = in_check ? -kInf : Corrected(pos, raw_eval);
+    int16_t& correction = CorrectionSlot(pos);
+    const int static_eval = in_check ? -kInf : Corrected(correction, raw_eval);
     evals_[ply] = static_eval;
     // Whether our position got better than it was two plies ago: prune and reduce less
     // when it did (the previous move of ours was not a wasted one).
@@ -477,7 +478,7 @@ class Searcher {
         !(best_move.ok() && (IsCapture(pos, best_move) || best_move.kind() == Move::kPromotion)) &&
         !(bound == kBoundLower && best <= static_eval) &&
         !(bound == kBoundUpper && best >= static_eval))
-      ChessSearchMemory::UpdateCorrection(CorrectionSlot(pos), best - static_eval, depth);
+      ChessSearchMemory::UpdateCorrection(correction, best - static_eval, depth);
     return best;
   }
 
@@ -506,7 +507,7 @@ class Searcher {
     int raw_eval = 0;
     if (!in_check) {
       raw_eval = e ? e->eval : Eval(pos);
-      stand = Corrected(pos, raw_eval);
+      stand = Corrected(CorrectionSlot(pos), raw_eval);
       // The table's score is a better guess than the static evaluation where its bound
       // allows.
       if (e && std::abs(tt_score) < kChessMateBound &&
@@ -569,13 +570,14 @@ class Searcher {
     return best;
   }
 
-  // The static evaluation with what the searches so far found it off by.
+  // The correction history's slot of the position (side to move, pawn structure).
   int16_t& CorrectionSlot(const Position& pos) {
     const uint64_t k = Mix(pos.pieces(kWhite, kPawn)) ^ (Mix(pos.pieces(kBlack, kPawn)) >> 1);
     return mem_.correction[pos.side_to_move()][k & (ChessSearchMemory::kCorrectionSlots - 1)];
   }
-  int Corrected(const Position& pos, int raw) {
-    const int v = raw + ChessSearchMemory::Correction(CorrectionSlot(pos));
+  // The static evaluation with what the searches so far found it off by.
+  static int Corrected(int16_t slot, int raw) {
+    const int v = raw + ChessSearchMemory::Correction(slot);
     return std::clamp(v, -kChessMateBound + 1, kChessMateBound - 1);
   }
   void UpdateQuiet(const Position& pos, Move m, ContRow* c1, ContRow* c2, int bonus) {
