@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -66,6 +67,10 @@ ABSL_FLAG(std::string, a_eval, "",
           "chess: player A's evaluation weights, \"handcrafted\" or a file written by "
           "tune_eval (default: the tuned table the bot ships with)");
 ABSL_FLAG(std::string, b_eval, "", "chess: player B's evaluation weights, as --a_eval");
+ABSL_FLAG(std::string, a_net, "",
+          "chess: player A's evaluation network, \"none\" (the weights table) or a file "
+          "written by train_net (default: the network the bot ships with, if any)");
+ABSL_FLAG(std::string, b_net, "", "chess: player B's evaluation network, as --a_net");
 
 namespace {
 
@@ -75,6 +80,8 @@ struct Player {
   int level = 0;  // 0 = random mover
   Uci* uci = nullptr;
   const tablero::bot::ChessEvalParams* eval = nullptr;  // chess: the table its search uses
+  bool net_set = false;  // chess: `net` replaces the shipped network (null: none)
+  const tablero::bot::ChessNet* net = nullptr;
 };
 
 struct Stats {
@@ -153,6 +160,8 @@ double PlayGame(std::unique_ptr<Game> g, int a_seat, const Player& a, const Play
       req.use_clock = !absl::GetFlag(FLAGS_seeded);
       std::optional<tablero::bot::ScopedChessEvalParams> eval;
       if (p.eval) eval.emplace(*p.eval);
+      std::optional<tablero::bot::ScopedChessNet> net;
+      if (p.net_set) net.emplace(p.net);
       auto c = tablero::bot::ChooseMove(*g, req);
       if (!c.ok()) {
         fprintf(stderr, "bot failed: %s\n", std::string(c.status().message()).c_str());
@@ -218,6 +227,22 @@ const tablero::bot::ChessEvalParams* LoadEval(const std::string& spec) {
   return new tablero::bot::ChessEvalParams(*p);  // lives as long as the run
 }
 
+// --a_net / --b_net into the player.
+void LoadNet(const std::string& spec, Player* p) {
+  if (spec.empty()) return;
+  p->net_set = true;
+  if (spec == "none") return;
+  std::ifstream in(spec, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto net = tablero::bot::ParseChessNet(bytes);
+  if (!in || !net.ok()) {
+    fprintf(stderr, "%s: %s\n", spec.c_str(),
+            in ? std::string(net.status().message()).c_str() : "cannot read");
+    exit(2);
+  }
+  p->net = net->release();  // lives as long as the run
+}
+
 Player ParsePlayer(const std::string& text) {
   Player p;
   if (text == "random") return p;
@@ -272,6 +297,8 @@ int main(int argc, char** argv) {
   }
   a.eval = LoadEval(absl::GetFlag(FLAGS_a_eval));
   b.eval = LoadEval(absl::GetFlag(FLAGS_b_eval));
+  LoadNet(absl::GetFlag(FLAGS_a_net), &a);
+  LoadNet(absl::GetFlag(FLAGS_b_net), &b);
 
   std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
   Stats stats;

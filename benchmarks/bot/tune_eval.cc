@@ -5,6 +5,10 @@
 //       moves random, for variety) and writes "FEN;score" for each quiet position (not in
 //       check, the engine's best move neither a capture nor a promotion), the score being
 //       the engine's own evaluation at --depth, in centipawns for the side to move.
+//   tune_eval --generate --uci=stockfish --games=2000 --static_nodes=2000 > positions.txt
+//       the same from games the bot plays (2000 nodes a move, the weights table, a tenth of
+//       the moves random), labelled with Stockfish's static evaluation ("eval"): about fifty
+//       times the games for the time, the data train_net learns the network from.
 //   tune_eval --data=positions.txt --start=handcrafted --out=params.txt [--inc=FILE]
 //       tunes from the --start table (handcrafted, tuned or a file) on nine tenths of the
 //       positions and reports the loss (with the real evaluation, rounded weights) on the
@@ -27,7 +31,9 @@
 #include "absl/strings/str_split.h"
 #include "benchmarks/bot/uci.h"
 #include "libs/bot/chess_eval.h"
+#include "libs/bot/chess_search.h"
 #include "libs/bot/chess_tune.h"
+#include "libs/chess/game.h"
 #include "libs/chess/movegen.h"
 #include "libs/chess/notation.h"
 
@@ -37,6 +43,9 @@ ABSL_FLAG(int, games, 400, "--generate: games to play");
 ABSL_FLAG(int, depth, 8, "--generate: the engine's search depth per position");
 ABSL_FLAG(int, opening_plies, 8, "--generate: random plies at the start of each game");
 ABSL_FLAG(uint64_t, seed, 1, "--generate: seed of the random moves");
+ABSL_FLAG(int, static_nodes, 0,
+          "--generate: instead, the bot plays (this many nodes a move, the weights table) "
+          "and the engine labels with its static evaluation (Stockfish's eval command)");
 ABSL_FLAG(std::string, data, "", "tune on this file of FEN;score lines");
 ABSL_FLAG(std::string, start, "handcrafted",
           "the table to start from: handcrafted, tuned or a file");
@@ -77,19 +86,62 @@ ChessEvalParams Table(const std::string& name) {
   return *p;
 }
 
+// The start position after --opening_plies random moves.
+Position RandomOpening(std::mt19937_64& rng) {
+  Position pos = Position::StartPosition();
+  for (int i = 0; i < absl::GetFlag(FLAGS_opening_plies); ++i) {
+    tablero::chess::MoveList legal(pos);
+    if (legal.size == 0) break;
+    pos.DoMove(legal.moves[rng() % legal.size]);
+  }
+  return pos;
+}
+
+// --static_nodes: many more games for the same time (each position from a game of its
+// own matters more than the label's depth: a game's positions are alike).
+int GenerateStatic() {
+  Uci engine(absl::GetFlag(FLAGS_uci), 20);
+  if (!engine.ok()) return 2;
+  tablero::bot::ScopedChessNet table(nullptr);
+  std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
+  int written = 0;
+  for (int game = 0; game < absl::GetFlag(FLAGS_games); ++game) {
+    Position pos = RandomOpening(rng);
+    std::vector<uint64_t> keys;
+    for (int ply = 0; ply < 300; ++ply) {
+      tablero::chess::MoveList legal(pos);
+      if (legal.size == 0 || pos.halfmove_clock() >= 100 || pos.InsufficientMaterial()) break;
+      tablero::bot::ChessLimits limits;
+      limits.max_nodes = absl::GetFlag(FLAGS_static_nodes);
+      const tablero::bot::ChessResult r = tablero::bot::SearchChess(pos, keys, limits);
+      if (std::abs(r.score) > 1500) break;  // decided: the rest of the game teaches nothing
+      int cp = 0;
+      const bool quiet = !pos.InCheck() && !pos.IsCapture(r.move) &&
+                         r.move.kind() != tablero::chess::Move::kPromotion;
+      const std::string fen = pos.Fen();
+      if (quiet && engine.StaticEval(fen, pos.side_to_move() == tablero::chess::kWhite, &cp) &&
+          std::abs(cp) <= 2000) {
+        printf("%s;%d\n", fen.c_str(), cp);
+        ++written;
+      }
+      keys.push_back(tablero::chess::RepetitionKey(pos));
+      pos.DoMove(rng() % 10 == 0 ? legal.moves[rng() % legal.size] : r.move);
+    }
+    fflush(stdout);
+    if ((game + 1) % 100 == 0) fprintf(stderr, "game %d: %d positions so far\n", game + 1, written);
+  }
+  return 0;
+}
+
 int Generate() {
+  if (absl::GetFlag(FLAGS_static_nodes) > 0) return GenerateStatic();
   Uci engine(absl::GetFlag(FLAGS_uci), 20);
   if (!engine.ok()) return 2;
   std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
   int written = 0;
   for (int game = 0; game < absl::GetFlag(FLAGS_games); ++game) {
     engine.NewGame();
-    Position pos = Position::StartPosition();
-    for (int i = 0; i < absl::GetFlag(FLAGS_opening_plies); ++i) {
-      tablero::chess::MoveList legal(pos);
-      if (legal.size == 0) break;
-      pos.DoMove(legal.moves[rng() % legal.size]);
-    }
+    Position pos = RandomOpening(rng);
     for (int ply = 0; ply < 300; ++ply) {
       tablero::chess::MoveList legal(pos);
       if (legal.size == 0 || pos.halfmove_clock() >= 100 || pos.InsufficientMaterial()) break;

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -101,6 +102,25 @@ class Uci {
       }
     }
     return a;
+  }
+  // The engine's static evaluation of `fen` through Stockfish's "eval" command, in
+  // centipawns from the side to move; false where it gives none (in check).
+  bool StaticEval(const std::string& fen, bool white_to_move, int* cp) {
+    SetPosition(fen, {});
+    Send("eval");
+    Send("isready");
+    char buf[8192];
+    bool found = false;
+    while (fgets(buf, sizeof buf, out_)) {
+      if (strncmp(buf, "readyok", 7) == 0) break;
+      if (strncmp(buf, "Final evaluation", 16) != 0) continue;
+      double pawns = 0;
+      if (sscanf(buf + 16, " %lf", &pawns) == 1) {
+        *cp = int(std::lround(pawns * 100)) * (white_to_move ? 1 : -1);
+        found = true;
+      }
+    }
+    return found;
   }
 
  private:

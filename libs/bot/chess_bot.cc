@@ -51,10 +51,14 @@ absl::StatusOr<Choice> ChooseChess(const game::Game& game, const Request& reques
     chosen = legal.moves[rng.Below(legal.size)];
   } else {
     // Levels below kChessTunedEvalLevel keep the handcrafted evaluation their ladder was
-    // calibrated with; the others play with the tuned table (or the caller's, see
-    // ScopedChessEvalParams).
+    // calibrated with; the others play with the shipped network or, without one, the tuned
+    // table (or the caller's, see ScopedChessNet and ScopedChessEvalParams).
     std::optional<ScopedChessEvalParams> handcrafted;
-    if (request.level < kChessTunedEvalLevel) handcrafted.emplace(HandcraftedChessEvalParams());
+    std::optional<ScopedChessNet> no_net;
+    if (request.level < kChessTunedEvalLevel) {
+      handcrafted.emplace(HandcraftedChessEvalParams());
+      no_net.emplace(nullptr);
+    }
     ChessLimits limits;
     limits.max_depth = spec.max_depth;
     limits.max_nodes = spec.max_nodes;

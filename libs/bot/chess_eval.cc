@@ -37,6 +37,8 @@ struct Tracer {
 };
 
 thread_local const ChessEvalParams* active_params = nullptr;
+thread_local const ChessNet* active_net = nullptr;
+thread_local bool net_set = false;  // active_net holds a ScopedChessNet's choice
 
 inline Square Relative(Color c, Square s) { return c == kWhite ? s : s ^ 56; }
 
@@ -310,8 +312,28 @@ int Evaluate(const Position& pos, const ChessEvalParams& params) {
   return EvaluateWith(pos, params, NoTrace{}, nullptr);
 }
 
-int Evaluate(const Position& pos) {
+bool ChessNetApplies(const Position& pos) {
+  return pos.pieces(kWhite) != pos.pieces(kWhite, kKing) &&
+         pos.pieces(kBlack) != pos.pieces(kBlack, kKing);
+}
+
+int Evaluate(const Position& pos, const ChessNet* net) {
+  if (net && ChessNetApplies(pos)) return EvaluateChessNet(*net, pos);
   return Evaluate(pos, active_params ? *active_params : TunedChessEvalParams());
+}
+
+int Evaluate(const Position& pos) { return Evaluate(pos, ActiveChessNet()); }
+
+const ChessNet* ActiveChessNet() { return net_set ? active_net : ShippedChessNet(); }
+
+ScopedChessNet::ScopedChessNet(const ChessNet* net)
+    : previous_(active_net), previous_set_(net_set) {
+  active_net = net;
+  net_set = true;
+}
+ScopedChessNet::~ScopedChessNet() {
+  active_net = previous_;
+  net_set = previous_set_;
 }
 
 int Evaluate(const Position& pos, const ChessEvalParams& params, ChessEvalTrace* trace) {

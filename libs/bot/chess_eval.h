@@ -14,6 +14,7 @@
 #include <array>
 
 #include "libs/bot/chess_eval_params.h"
+#include "libs/bot/chess_net.h"
 #include "libs/chess/position.h"
 
 namespace tablero::bot {
@@ -21,9 +22,16 @@ namespace tablero::bot {
 // Middlegame values, used by move ordering, SEE and delta pruning.
 inline constexpr int kPieceValue[7] = {100, 320, 330, 500, 950, 0, 0};
 
-// With the weights this thread uses (the tuned table unless a ScopedChessEvalParams says
-// otherwise).
+// With what this thread evaluates by: the network the bot ships (chess_net.h) unless a
+// ScopedChessNet says otherwise, else the weights table (the tuned one unless a
+// ScopedChessEvalParams says otherwise).
 int Evaluate(const chess::Position& pos);
+// The network's evaluation (null: the thread's table's), but where a side has only its
+// king left: there the table's mop-up term, which drives that king to the edge so the
+// ending gets won (the network never saw such positions: its data stops at 20 pawns).
+int Evaluate(const chess::Position& pos, const ChessNet* net);
+// Whether a network evaluates `pos` (as above: not with a lone king).
+bool ChessNetApplies(const chess::Position& pos);
 int Evaluate(const chess::Position& pos, const ChessEvalParams& params);
 
 // The evaluation is linear in the weights but for a few terms (king danger, mop-up, the
@@ -51,6 +59,22 @@ class ScopedChessEvalParams {
 
  private:
   const ChessEvalParams* previous_;
+};
+
+// The network Evaluate(pos) uses on this thread (null: the weights table).
+const ChessNet* ActiveChessNet();
+// While alive, Evaluate(pos) on this thread uses the network `net`, or the weights table if
+// null (the lower levels, match_runner's A/B of networks).
+class ScopedChessNet {
+ public:
+  explicit ScopedChessNet(const ChessNet* net);
+  ~ScopedChessNet();
+  ScopedChessNet(const ScopedChessNet&) = delete;
+  ScopedChessNet& operator=(const ScopedChessNet&) = delete;
+
+ private:
+  const ChessNet* previous_;
+  bool previous_set_;
 };
 
 // Static exchange evaluation: the material balance of the capture sequence on m.to()

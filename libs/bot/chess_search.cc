@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include "libs/bot/chess_captures.h"
 #include "libs/bot/chess_eval.h"
@@ -58,8 +59,10 @@ TranspositionTable& ThreadTable() {
   thread_local auto tt = std::make_unique<TranspositionTable>(18);
   return *tt;  // NOLINT(clang-analyzer-cplusplus.NewDelete)
 }
-// Whether the thread's table holds only entries of noise-free searches.
+// Whether the thread's table holds only entries of noise-free searches, and the network
+// they evaluated by (null: a weights table).
 thread_local bool table_clean = false;
+thread_local const ChessNet* table_net = nullptr;
 
 // 1.3 MB per thread, kept off the stack.
 ChessSearchMemory& ThreadMemory() {
@@ -70,13 +73,20 @@ ChessSearchMemory& ThreadMemory() {
 class Searcher {
  public:
   Searcher(const ChessLimits& limits, const std::vector<uint64_t>& history)
-      : limits_(limits), tt_(ThreadTable()), mem_(ThreadMemory()), keys_(history) {
-    const bool reuse = limits.reuse_table && limits.noise_cp == 0 && table_clean;
+      : limits_(limits),
+        tt_(ThreadTable()),
+        mem_(ThreadMemory()),
+        net_(ActiveChessNet()),
+        keys_(history) {
+    const bool reuse =
+        limits.reuse_table && limits.noise_cp == 0 && table_clean && table_net == net_;
     if (!reuse) {
       tt_.Clear();
       mem_.Clear();
     }
     table_clean = limits.noise_cp == 0;
+    table_net = net_;
+    if (net_) net_stack_.emplace(*net_, kMaxPly + 2);
     if (limits.deadline != std::chrono::steady_clock::time_point{}) {
       clock_ = SearchClock(limits.deadline);
     } else if (limits.time_ms > 0) {
@@ -147,14 +157,15 @@ class Searcher {
     }
   }
 
-  int Eval(const Position& pos) {
+  // The static evaluation of `pos`, the position at `ply`.
+  int Eval(const Position& pos, int ply) {
     // Quiescence revisits many positions: cache the static evaluation by key.
     EvalSlot& slot = eval_cache_[pos.key() & (kEvalCacheSize - 1)];
     int v;
     if (slot.key == pos.key()) {
       v = slot.eval;
     } else {
-      v = Evaluate(pos);
+      v = net_ && ChessNetApplies(pos) ? net_stack_->Evaluate(ply) : Evaluate(pos, nullptr);
       slot = EvalSlot{pos.key(), v};
     }
     if (limits_.noise_cp > 0) {
@@ -254,13 +265,14 @@ class Searcher {
 
   int Search(const Position& pos, int alpha, int beta, int depth, int ply, bool null_ok) {
     if (depth <= 0) return Quiesce(pos, alpha, beta, ply);
+    if (net_) net_stack_->Enter(ply, &pos);
     Count();
     if (stop_) return 0;
     const bool pv = beta - alpha > 1;
     if (ply > 0) {
       if (pos.halfmove_clock() >= 100 || IsRepetition(pos, ply) || pos.InsufficientMaterial())
         return 0;
-      if (ply >= kMaxPly - 4) return Eval(pos);
+      if (ply >= kMaxPly - 4) return Eval(pos, ply);
       alpha = std::max(alpha, -kChessMate + ply);
       beta = std::min(beta, kChessMate - ply - 1);
       if (alpha >= beta) return alpha;
@@ -285,7 +297,7 @@ class Searcher {
         return s;
     }
     const bool in_check = pos.InCheck();
-    const int raw_eval = in_check ? 0 : e ? e->eval : Eval(pos);
+    const int raw_eval = in_check ? 0 : e ? e->eval : Eval(pos, ply);
     int16_t& correction = CorrectionSlot(pos);
     const int static_eval = in_check ? -kInf : Corrected(correction, raw_eval);
     evals_[ply] = static_eval;
@@ -483,9 +495,10 @@ class Searcher {
   }
 
   int Quiesce(const Position& pos, int alpha, int beta, int ply) {
+    if (net_) net_stack_->Enter(ply, &pos);
     Count();
     if (stop_) return 0;
-    if (ply >= kMaxPly - 1) return Eval(pos);
+    if (ply >= kMaxPly - 1) return Eval(pos, ply);
     // The table: any entry (quiescence stores depth 0) whose bound decides the window
     // answers, and its move is tried first.
     const uint64_t key = pos.key();
@@ -506,7 +519,7 @@ class Searcher {
     int stand = 0;
     int raw_eval = 0;
     if (!in_check) {
-      raw_eval = e ? e->eval : Eval(pos);
+      raw_eval = e ? e->eval : Eval(pos, ply);
       stand = Corrected(CorrectionSlot(pos), raw_eval);
       // The table's score is a better guess than the static evaluation where its bound
       // allows.
@@ -597,6 +610,8 @@ class Searcher {
   std::vector<EvalSlot> eval_cache_ = std::vector<EvalSlot>(kEvalCacheSize, EvalSlot{0, 0});
   TranspositionTable& tt_;
   ChessSearchMemory& mem_;
+  const ChessNet* const net_;  // what Eval evaluates by (null: the thread's weights table)
+  std::optional<ChessNetStack> net_stack_;  // with net_: its accumulators along the line
   std::vector<uint64_t> keys_;  // game history, then the root and the current search path
   int root_index_ = 0;
   int root_depth_ = 1;
