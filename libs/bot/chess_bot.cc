@@ -50,12 +50,12 @@ absl::StatusOr<Choice> ChooseChess(const game::Game& game, const Request& reques
   if (spec.random_permille > 0 && rng.Below(1000) < spec.random_permille) {
     chosen = legal.moves[rng.Below(legal.size)];
   } else {
-    // Levels below kChessTunedEvalLevel keep the handcrafted evaluation their ladder was
-    // calibrated with; the others play with the shipped network or, without one, the tuned
-    // table (or the caller's, see ScopedChessNet and ScopedChessEvalParams).
+    // Levels below kChessLearntEvalLevel keep the handcrafted evaluation their ladder was
+    // calibrated with; the others play the shipped network, the tuned table where it does
+    // not apply (or the caller's network and table: ScopedChessNet, ScopedChessEvalParams).
     std::optional<ScopedChessEvalParams> handcrafted;
     std::optional<ScopedChessNet> no_net;
-    if (request.level < kChessTunedEvalLevel) {
+    if (request.level < kChessLearntEvalLevel) {
       handcrafted.emplace(HandcraftedChessEvalParams());
       no_net.emplace(nullptr);
     }

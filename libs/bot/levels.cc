@@ -14,7 +14,7 @@ using Table = LevelSpec[kMaxLevel];
 
 // Chess: strength follows the node budget (a partly searched iteration still counts), x1.5
 // from level 1 to 2 and x1.7 a level above, with a little evaluation noise and at the bottom
-// the odd random move. Levels 1-9 play the handcrafted evaluation (kChessTunedEvalLevel):
+// the odd random move. Levels 1-9 play the handcrafted evaluation (kChessLearntEvalLevel):
 // level 10's tuned one scores about 0.70 against it at equal nodes, so level 9 searches a
 // little more than level 10's 75k nodes. Nine steps of 0.65-0.73 span level 10 down to level
 // 1: a stronger level 10 means spreading them again, level 1 stronger with it.

@@ -23,9 +23,10 @@ struct LevelSpec {
   int default_budget_ms;  // used when the request's budget is 0
 };
 
-// Chess levels from this one up play with the tuned evaluation table (chess_eval_tuned.inc),
-// those below with the handcrafted one their steps were calibrated with.
-inline constexpr int kChessTunedEvalLevel = 10;
+// Chess levels from this one up play the learnt evaluation: the network the bot ships
+// (chess_net.inc), the tuned table (chess_eval_tuned.inc) where the network does not apply
+// or none ships; those below play the handcrafted table their steps were calibrated with.
+inline constexpr int kChessLearntEvalLevel = 10;
 
 // `level` must be within [kMinLevel, kMaxLevel]; `seats` is the position's seat count
 // (Chinese Checkers has a table for 2, for 3, for 4 and for 5+ seats). A kind without a table of

@@ -66,6 +66,7 @@ TEST(ChessEvalParams, TextRoundTripsAndTheShippedTableParses) {
 }
 
 TEST(ChessEvalParams, ScopedTableAppliesToThisThreadOnly) {
+  ScopedChessNet table_only(nullptr);  // the tables, not the network the bot may ship
   const Position p = Position::StartPosition();
   ChessEvalParams bold = HandcraftedChessEvalParams();
   bold[eval_index::kTempo] = EvalScore{77, 77};
@@ -77,14 +78,15 @@ TEST(ChessEvalParams, ScopedTableAppliesToThisThreadOnly) {
   EXPECT_EQ(Evaluate(p), Evaluate(p, TunedChessEvalParams()));
 }
 
-TEST(ChessEvalParams, LevelsBelowTheTunedLevelKeepTheHandcraftedTable) {
+TEST(ChessEvalParams, LevelsBelowTheLearntLevelKeepTheHandcraftedTable) {
   // A table with a huge tempo changes every score a search reports: levels from
-  // kChessTunedEvalLevel up play with the caller's table, those below with the handcrafted
-  // one whatever the caller set.
+  // kChessLearntEvalLevel up play with the caller's table (here without a network), those
+  // below with the handcrafted one whatever the caller set.
+  ScopedChessNet table_only(nullptr);
   ChessEvalParams odd = HandcraftedChessEvalParams();
   odd[eval_index::kTempo] = EvalScore{400, 400};
   auto g = *games::NewGame({game::Kind::kChess, {}, 0, 0});
-  for (int level : {5, kChessTunedEvalLevel - 1, kChessTunedEvalLevel, 10}) {
+  for (int level : {5, kChessLearntEvalLevel - 1, kChessLearntEvalLevel, 10}) {
     Request r;
     r.level = level;
     r.budget_ms = 100;
@@ -95,7 +97,7 @@ TEST(ChessEvalParams, LevelsBelowTheTunedLevelKeepTheHandcraftedTable) {
     ScopedChessEvalParams scope(odd);
     auto scoped = ChooseMove(*g, r);
     ASSERT_TRUE(scoped.ok()) << scoped.status();
-    if (level >= kChessTunedEvalLevel) {
+    if (level >= kChessLearntEvalLevel) {
       EXPECT_NE(scoped->eval, plain->eval) << level;
     } else {
       ScopedChessEvalParams handcrafted(HandcraftedChessEvalParams());

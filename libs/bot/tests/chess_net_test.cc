@@ -6,11 +6,14 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "libs/bot/bot.h"
 #include "libs/bot/chess_eval.h"
 #include "libs/bot/chess_net_train.h"
 #include "libs/bot/chess_search.h"
 #include "libs/bot/chess_tune.h"
+#include "libs/bot/levels.h"
 #include "libs/chess/movegen.h"
+#include "libs/games/games.h"
 
 namespace tablero::bot {
 namespace {
@@ -197,6 +200,37 @@ TEST(ChessNet, ScopedNetworkAppliesToThisThreadOnly) {
     EXPECT_NE(with_net.score, with_table.score);
   }
   EXPECT_EQ(Evaluate(p), shipped);
+}
+
+TEST(ChessNet, LevelsFromTheLearntLevelEvaluateByTheNetwork) {
+  // Levels from kChessLearntEvalLevel up search with the caller's network, those below with
+  // the handcrafted table whatever network the caller set.
+  const auto net = QuantizeChessNet(BoldNet(13));
+  auto g = *games::NewGame({game::Kind::kChess, {}, 0, 0});
+  for (int level : {5, kChessLearntEvalLevel - 1, kChessLearntEvalLevel, 10}) {
+    Request r;
+    r.level = level;
+    r.budget_ms = 100;
+    r.seed = 9;
+    r.use_clock = false;
+    absl::StatusOr<Choice> with_net, without;
+    {
+      ScopedChessNet scope(net.get());
+      with_net = ChooseMove(*g, r);
+    }
+    {
+      ScopedChessNet scope(nullptr);
+      without = ChooseMove(*g, r);
+    }
+    ASSERT_TRUE(with_net.ok() && without.ok());
+    if (level >= kChessLearntEvalLevel) {
+      EXPECT_NE(with_net->eval, without->eval) << level;
+    } else {
+      EXPECT_EQ(with_net->eval, without->eval) << level;
+      EXPECT_EQ(with_net->nodes, without->nodes) << level;
+      EXPECT_EQ(with_net->move, without->move) << level;
+    }
+  }
 }
 
 }  // namespace

@@ -207,7 +207,7 @@ TEST(ChessSearch, StopsOnTime) {
 TEST(ChessEval, SymmetricAndSeeSane) {
   const Position p = Position::StartPosition();
   // The start position is symmetric: only the tempo bonus remains.
-  EXPECT_EQ(Evaluate(p), TunedChessEvalParams()[eval_index::kTempo].mg);
+  EXPECT_EQ(Evaluate(p, TunedChessEvalParams()), TunedChessEvalParams()[eval_index::kTempo].mg);
   const Position q = Fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
   chess::Move exd5 = *chess::ParseUci(q, "e4d5");
   EXPECT_EQ(See(q, exd5), 100);
