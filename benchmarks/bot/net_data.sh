@@ -7,7 +7,8 @@
 # To ship a network, pass --inc=libs/bot/chess_net.inc.
 # Environment: STOCKFISH (default: stockfish on PATH, else /usr/games/stockfish), SEEDS
 # (default "1 2"; 2000 games each, about 80,000 positions, 1.5-3 minutes a seed on a free
-# core), NODES (the bot's nodes a move in the games, default 2000), HOLDOUT (a file of
+# core), NODES (the bot's nodes a move in the games, default 2000), EXTRA (more files of
+# FEN;score lines to train on, comma-separated, e.g. tune_data.sh's), HOLDOUT (a file of
 # FEN;score lines held out of training, e.g. from tune_data.sh: other games, deeper labels).
 #
 # Positions: games the bot plays itself (tune_eval --static_nodes), labelled with
@@ -40,7 +41,7 @@ for seed in ${SEEDS:-1 2}; do
   pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid"; done
-data=$(IFS=,; echo "${files[*]}")
+data=$(IFS=,; echo "${files[*]}")${EXTRA:+,$EXTRA}
 holdout=()
 [[ -n "${HOLDOUT:-}" ]] && holdout=(--holdout_data="$HOLDOUT")
 "$bin_dir/train_net" --data="$data" "${holdout[@]}" --threads="$cores" --out="$work/net.bin" "$@"

@@ -8,8 +8,9 @@
 // tighter), and move ordering by hash move, captures by victim then capture history (those
 // losing material by SEE below the killers), killers, countermove, history and continuation
 // history (how a quiet piece-to move fared after the moves one and two plies back).
-// The static evaluation is corrected by a correction history (what the searches found it
-// off by, per pawn structure). The histories and the correction carry over to the next
+// The static evaluation (the thread's: chess_eval.h; a network's sums updated along the
+// line searched) is corrected by a correction history (what the searches found it off by,
+// per pawn structure). The histories and the correction carry over to the next
 // search with the table (chess_memory.h).
 // It works directly on libs/chess positions (copy-make) for speed.
 #ifndef TABLERO_LIBS_BOT_CHESS_SEARCH_H_
