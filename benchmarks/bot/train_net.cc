@@ -29,9 +29,9 @@ ABSL_FLAG(std::string, holdout_data, "",
           "instead, hold out this file's positions (positions of games not trained on)");
 ABSL_FLAG(bool, residual, false,
           "train the network on what the tuned table's evaluation misses (added to it)");
-ABSL_FLAG(int, epochs, 30, "passes over the training positions");
+ABSL_FLAG(int, epochs, 16, "passes over the training positions");
 ABSL_FLAG(int, batch, 16384, "positions per step");
-ABSL_FLAG(double, rate, 0.001, "Adam's step");
+ABSL_FLAG(double, rate, 0.002, "Adam's step");
 ABSL_FLAG(double, drop_at, 0.75, "share of the epochs after which the step drops");
 ABSL_FLAG(double, drop, 0.1, "the step's factor after drop_at");
 ABSL_FLAG(int, threads, 2, "threads");

@@ -55,9 +55,9 @@ double FloatChessNetEval(const FloatChessNet& net, const NetSample& s);
 double ChessNetLoss(const std::vector<NetSample>& samples, const FloatChessNet& net);
 
 struct NetTrainOptions {
-  int epochs = 30;
+  int epochs = 16;
   int batch = 16384;
-  double rate = 0.001;    // Adam's step
+  double rate = 0.002;    // Adam's step
   double drop_at = 0.75;  // after this share of the epochs ...
   double drop = 0.1;      // ... the step is multiplied by this
   int threads = 2;        // a batch's gradient is summed over this many threads
