@@ -202,6 +202,18 @@ TEST(ChessNet, ScopedNetworkAppliesToThisThreadOnly) {
   EXPECT_EQ(Evaluate(p), shipped);
 }
 
+TEST(ChessNet, TheShippedNetworkLoadsAndKnowsMaterial) {
+  // chess_net.inc parses into a network (a file of the wrong size would leave level 10 on
+  // the table), and it has learnt something: a queen up is far better, for either side.
+  const ChessNet* net = ShippedChessNet();
+  ASSERT_NE(net, nullptr);
+  const Position up = *Position::ParseFen("4k3/pppp4/8/8/8/8/PPPP4/3QK3 w - - 0 1");
+  const Position down = *Position::ParseFen("3qk3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1");
+  EXPECT_GT(EvaluateChessNet(*net, up), 400);
+  EXPECT_LT(EvaluateChessNet(*net, down), -400);
+  EXPECT_NEAR(EvaluateChessNet(*net, Position::StartPosition()), 0, 60);
+}
+
 TEST(ChessNet, LevelsFromTheLearntLevelEvaluateByTheNetwork) {
   // Levels from kChessLearntEvalLevel up search with the caller's network, those below with
   // the handcrafted table whatever network the caller set.
