@@ -13,6 +13,7 @@
 #include "libs/bot/bot.h"
 #include "libs/bot/chess_tune.h"
 #include "libs/bot/levels.h"
+#include "libs/bot/tests/random_positions.h"
 #include "libs/chess/movegen.h"
 #include "libs/games/games.h"
 
@@ -20,23 +21,6 @@ namespace tablero::bot {
 namespace {
 
 using chess::Position;
-
-// Positions of random games from the start (random play sheds material fast, so these
-// cover the endgame terms too: mop-up, pawnless scaling, passed pawns).
-std::vector<Position> RandomGamePositions(uint32_t seed, int games, int plies) {
-  std::mt19937 rng(seed);
-  std::vector<Position> out;
-  for (int g = 0; g < games; ++g) {
-    Position p = Position::StartPosition();
-    for (int ply = 0; ply < plies; ++ply) {
-      chess::MoveList legal(p);
-      if (legal.size == 0) break;
-      out.push_back(p);
-      p.DoMove(legal.moves[rng() % legal.size]);
-    }
-  }
-  return out;
-}
 
 TEST(ChessEvalParams, HandcraftedTableEvaluatesAsTheFormulaEvaluationDid) {
   // kRecorded: the same fold of the evaluation before it became a table (commit f77130b's

@@ -12,6 +12,7 @@
 #include "libs/bot/chess_search.h"
 #include "libs/bot/chess_tune.h"
 #include "libs/bot/levels.h"
+#include "libs/bot/tests/random_positions.h"
 #include "libs/chess/movegen.h"
 #include "libs/games/games.h"
 
@@ -30,22 +31,6 @@ FloatChessNet BoldNet(uint64_t seed) {
   for (float& w : net.w2) w *= 8;
   net.b2 = 0.01f;
   return net;
-}
-
-// Positions of random games.
-std::vector<Position> RandomPositions(int games, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Position> out;
-  for (int g = 0; g < games; ++g) {
-    Position p = Position::StartPosition();
-    for (int ply = 0; ply < 100; ++ply) {
-      chess::MoveList legal(p);
-      if (legal.size == 0) break;
-      out.push_back(p);
-      p.DoMove(legal.moves[rng() % legal.size]);
-    }
-  }
-  return out;
 }
 
 TEST(ChessNet, StackUpdatesGiveTheEvaluationFromScratch) {
@@ -90,7 +75,7 @@ TEST(ChessNet, TheIntegersFollowTheFloats) {
   const FloatChessNet f = BoldNet(4);
   const auto q = QuantizeChessNet(f);
   double worst = 0, spread = 0;
-  for (const Position& p : RandomPositions(20, 5)) {
+  for (const Position& p : RandomGamePositions(5, 20, 100)) {
     const double want = FloatChessNetEval(f, MakeNetSample(p, 0.5));
     worst = std::max(worst, std::abs(EvaluateChessNet(*q, p) - want));
     spread = std::max(spread, std::abs(want));
@@ -106,7 +91,7 @@ TEST(ChessNet, SameForTheMirroredPosition) {
   // colours exchanged and the board turned evaluate the same.
   const auto net = QuantizeChessNet(BoldNet(6));
   int checked = 0;
-  for (const Position& p : RandomPositions(10, 7)) {
+  for (const Position& p : RandomGamePositions(7, 10, 100)) {
     std::string board;
     for (int rank = 7; rank >= 0; --rank) {
       int empty = 0;
@@ -151,7 +136,7 @@ TEST(ChessNetTrain, LearnsWhatItIsShown) {
   // Label: a side's material (pawn 1, knight and bishop 3, rook 5, queen 9) in pawns. The
   // untrained network knows nothing of it; trained, it gets most of the way.
   std::vector<NetSample> samples;
-  for (const Position& p : RandomPositions(60, 11)) {
+  for (const Position& p : RandomGamePositions(11, 60, 100)) {
     static constexpr int kValue[6] = {100, 300, 300, 500, 900, 0};
     int balance = 0;
     for (int s = 0; s < 64; ++s) {

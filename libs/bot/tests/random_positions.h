@@ -1,4 +1,5 @@
-// Test helper: ChooseMove on random positions of every option value and seat count.
+// Test helpers: ChooseMove on random positions of every option value and seat count; chess
+// positions of random games.
 #ifndef TABLERO_LIBS_BOT_TESTS_RANDOM_POSITIONS_H_
 #define TABLERO_LIBS_BOT_TESTS_RANDOM_POSITIONS_H_
 
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "libs/bot/bot.h"
+#include "libs/chess/movegen.h"
+#include "libs/chess/position.h"
 #include "libs/games/games.h"
 
 namespace tablero::bot {
@@ -71,6 +74,23 @@ inline int RandomPositions(game::Kind kind, int per_params, int budget_ms) {
     }
   }
   return checked;
+}
+
+// Positions of random chess games from the start (random play sheds material fast, so these
+// cover endings too).
+inline std::vector<chess::Position> RandomGamePositions(uint32_t seed, int games, int plies) {
+  std::mt19937 rng(seed);
+  std::vector<chess::Position> out;
+  for (int g = 0; g < games; ++g) {
+    chess::Position p = chess::Position::StartPosition();
+    for (int ply = 0; ply < plies; ++ply) {
+      chess::MoveList legal(p);
+      if (legal.size == 0) break;
+      out.push_back(p);
+      p.DoMove(legal.moves[rng() % legal.size]);
+    }
+  }
+  return out;
 }
 
 }  // namespace tablero::bot
