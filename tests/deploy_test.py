@@ -302,12 +302,16 @@ class PromCase(unittest.TestCase):
                 t = self.prom("/api/v1/targets")["activeTargets"]
             except OSError as e:
                 return False, str(e)
-            health = {}
+            health, errors = {}, []
             for x in t:
                 health.setdefault(x["labels"]["job"], []).append(x["health"])
-            return health == {j: ["up"] * len(ts) for j, ts in local.items()}, health
-        ok, health = self.poll(targets_up, 30)
-        self.assertTrue(ok, f"targets: {health}\n{prom.output()[-2000:]}")
+                if x["health"] != "up":
+                    errors.append(f'{x["scrapeUrl"]}: {x.get("lastError", "")}')
+            return health == {j: ["up"] * len(ts) for j, ts in local.items()}, (health, errors)
+        ok, last = self.poll(targets_up, 30)
+        if not ok:  # say why: each target's last scrape error, and any process that ended
+            ended = [f"{p.name} exited {p.p.returncode}:\n{p.output()[-3000:]}" for p in self.procs if p.p.poll() is not None]
+            self.fail(f"targets: {last}\nended: {ended}\n{prom.output()[-2000:]}")
         return prom
 
 
