@@ -9,6 +9,7 @@
 //       the same from games the bot plays (2000 nodes a move, the weights table, a tenth of
 //       the moves random), labelled with Stockfish's static evaluation ("eval"): about fifty
 //       times the games for the time, the data train_net learns the network from.
+//       --play_net: the bot plays with the shipped network instead of the table.
 //   tune_eval --data=positions.txt --start=handcrafted --out=params.txt [--inc=FILE]
 //       tunes from the --start table (handcrafted, tuned or a file) on nine tenths of the
 //       positions and reports the loss (with the real evaluation, rounded weights) on the
@@ -31,6 +32,7 @@
 #include "absl/strings/str_split.h"
 #include "benchmarks/bot/uci.h"
 #include "libs/bot/chess_eval.h"
+#include "libs/bot/chess_net.h"
 #include "libs/bot/chess_search.h"
 #include "libs/bot/chess_tune.h"
 #include "libs/chess/game.h"
@@ -46,6 +48,8 @@ ABSL_FLAG(uint64_t, seed, 1, "--generate: seed of the random moves");
 ABSL_FLAG(int, static_nodes, 0,
           "--generate: instead, the bot plays (this many nodes a move, the weights table) "
           "and the engine labels with its static evaluation (Stockfish's eval command)");
+ABSL_FLAG(bool, play_net, false,
+          "--static_nodes: the bot plays with the shipped network instead of the weights table");
 ABSL_FLAG(std::string, data, "", "tune on this file of FEN;score lines");
 ABSL_FLAG(std::string, start, "handcrafted",
           "the table to start from: handcrafted, tuned or a file");
@@ -102,7 +106,8 @@ Position RandomOpening(std::mt19937_64& rng) {
 int GenerateStatic() {
   Uci engine(absl::GetFlag(FLAGS_uci), 20);
   if (!engine.ok()) return 2;
-  tablero::bot::ScopedChessNet table(nullptr);
+  tablero::bot::ScopedChessNet net(absl::GetFlag(FLAGS_play_net) ? tablero::bot::ShippedChessNet()
+                                                                 : nullptr);
   std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
   int written = 0;
   for (int game = 0; game < absl::GetFlag(FLAGS_games); ++game) {
