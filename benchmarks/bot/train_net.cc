@@ -89,12 +89,19 @@ int main(int argc, char** argv) {
       return 2;
     }
     std::string line;
+    size_t skipped = 0;  // lines that are not FEN;score
     while (std::getline(in, line)) {
       std::vector<absl::string_view> parts = absl::StrSplit(line, ';');
       int score;
-      if (parts.size() != 2 || !absl::SimpleAtoi(parts[1], &score)) continue;
+      if (parts.size() != 2 || !absl::SimpleAtoi(parts[1], &score)) {
+        ++skipped;
+        continue;
+      }
       auto pos = Position::ParseFen(parts[0]);
-      if (!pos.ok()) continue;
+      if (!pos.ok()) {
+        ++skipped;
+        continue;
+      }
       NetSample s = tablero::bot::MakeNetSample(*pos, tablero::bot::WinProbability(score));
       if (absl::GetFlag(FLAGS_residual))
         s.base_cp = float(tablero::bot::Evaluate(*pos, tablero::bot::TunedChessEvalParams()));
@@ -105,6 +112,8 @@ int main(int argc, char** argv) {
         train.push_back(s);
       }
     }
+    if (skipped != 0)
+      fprintf(stderr, "%s: %zu lines skipped (not FEN;score)\n", path.c_str(), skipped);
   }
   if (train.empty()) {
     fprintf(stderr, "no positions (--data)\n");
