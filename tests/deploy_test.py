@@ -310,7 +310,8 @@ class PromCase(unittest.TestCase):
             return health == {j: ["up"] * len(ts) for j, ts in local.items()}, (health, errors)
         ok, last = self.poll(targets_up, 30)
         if not ok:  # say why: each target's last scrape error, and any process that ended
-            ended = [f"{p.name} exited {p.p.returncode}:\n{p.output()[-3000:]}" for p in self.procs if p.p.poll() is not None]
+            ended = [f"{p.name} exited {p.p.returncode}:\n{p.output()[-3000:]}"
+                     for p in self.procs if p.p.poll() is not None]
             self.fail(f"targets: {last}\nended: {ended}\n{prom.output()[-2000:]}")
         return prom
 

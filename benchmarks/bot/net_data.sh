@@ -3,7 +3,8 @@
 #   benchmarks/bot/net_data.sh <build bin dir> <work dir> [train_net flags]
 # Writes <work dir>/static-SEED.txt (net-SEED.txt with PLAY_NET=1) per seed (each kept if
 # present: delete it to generate again; far too big for git), one generator per core at
-# once, then trains on all of them and writes <work dir>/net.bin, which match_runner plays with --a_net=<work dir>/net.bin.
+# once, then trains on all of them and writes <work dir>/net.bin, which match_runner plays
+# with --a_net=<work dir>/net.bin.
 # To ship a network, pass --inc=libs/bot/chess_net.inc.
 # Environment: STOCKFISH (default: stockfish on PATH, else /usr/games/stockfish), SEEDS
 # (default "1 2"; 2000 games each, about 80,000 positions, 1.5-3 minutes a seed on a free
