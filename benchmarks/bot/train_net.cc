@@ -29,12 +29,14 @@ ABSL_FLAG(std::string, holdout_data, "",
           "instead, hold out this file's positions (positions of games not trained on)");
 ABSL_FLAG(bool, residual, false,
           "train the network on what the tuned table's evaluation misses (added to it)");
-ABSL_FLAG(int, epochs, 16, "passes over the training positions");
-ABSL_FLAG(int, batch, 16384, "positions per step");
-ABSL_FLAG(double, rate, 0.002, "Adam's step");
-ABSL_FLAG(double, drop_at, 0.75, "share of the epochs after which the step drops");
-ABSL_FLAG(double, drop, 0.1, "the step's factor after drop_at");
-ABSL_FLAG(int, threads, 2, "threads");
+// The training's defaults are NetTrainOptions's (those of the shipped network).
+constexpr tablero::bot::NetTrainOptions kDefaults;
+ABSL_FLAG(int, epochs, kDefaults.epochs, "passes over the training positions");
+ABSL_FLAG(int, batch, kDefaults.batch, "positions per step");
+ABSL_FLAG(double, rate, kDefaults.rate, "Adam's step");
+ABSL_FLAG(double, drop_at, kDefaults.drop_at, "share of the epochs after which the step drops");
+ABSL_FLAG(double, drop, kDefaults.drop, "the step's factor after drop_at");
+ABSL_FLAG(int, threads, kDefaults.threads, "threads");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the starting weights, the holdout and the order");
 ABSL_FLAG(std::string, out, "", "write the network here (binary)");
 ABSL_FLAG(std::string, inc, "", "and as the C++ include the bot ships (libs/bot/chess_net.inc)");
