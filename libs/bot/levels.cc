@@ -151,7 +151,7 @@ const LevelSpec& Level(game::Kind kind, int level, int seats) {
 // against; made non-decreasing (neighbouring levels that measured out of order show their
 // mean) and rounded to 10. The table and its caveats: benchmarks/bot/README.md, "Elo of the
 // chess levels".
-constexpr int kChessElo[kMaxLevel] = {1610, 1660, 1760, 1760, 1820, 1930, 2000, 2080, 2200, 2670};
+constexpr int kChessElo[kMaxLevel] = {1610, 1660, 1760, 1760, 1820, 1930, 2000, 2080, 2200, 2520};
 
 int ApproxElo(game::Kind kind, int level) {
   return kind == game::Kind::kChess ? kChessElo[level - 1] : 0;
