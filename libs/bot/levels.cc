@@ -12,24 +12,23 @@ using Table = LevelSpec[kMaxLevel];
 // benchmark's README. Level 10 is bounded by the clock (budget_ms * kSeededNodesPerMs nodes
 // when seeded) and keeps the depth it always had.
 
-// Chess: strength follows the node budget (a partly searched iteration still counts), x1.5
-// from level 1 to 2 and x1.7 a level above, with a little evaluation noise and at the bottom
-// the odd random move. Levels 1-9 play the handcrafted evaluation (kChessLearntEvalLevel),
-// level 10 the network (chess_net.h). Level 9 searches 110k nodes to level 10's 75k; since
-// the second network (0.64 at equal nodes against the first) 10-9 measures 0.80, over the
-// ladder's 0.75, and 9-8 sits at 0.73: the steps are to be spread again over the network's
-// gain (benchmarks/bot/README.md, the ladder).
+// Chess: strength follows the node budget (a partly searched iteration still counts), about
+// x1.7 a level, with a little evaluation noise below level 8. Levels 1-7 play the handcrafted
+// evaluation, levels 8-10 the network (kChessLearntEvalLevel, chess_net.h), which at equal
+// nodes is worth about as much as four times the nodes with the handcrafted one: level 8
+// searches 24k nodes to level 7's 52k. No level plays random moves (they cost too much a
+// move for a step).
 constexpr Table kChess = {
-    {64, 1150, 28, 5, 300},    // 1
-    {64, 1750, 22, 0, 300},    // 2
-    {64, 3000, 17, 0, 400},    // 3
-    {64, 5200, 13, 0, 500},    // 4
-    {64, 9000, 9, 0, 600},     // 5
-    {64, 15500, 5, 0, 800},    // 6
-    {64, 26800, 2, 0, 1000},   // 7
-    {64, 46400, 1, 0, 1500},   // 8
-    {64, 110000, 0, 0, 2000},  // 9
-    {100, 0, 0, 0, 3000},      // 10
+    {64, 1750, 22, 0, 300},   // 1
+    {64, 3300, 17, 0, 300},   // 2
+    {64, 5200, 13, 0, 400},   // 3
+    {64, 9000, 9, 0, 500},    // 4
+    {64, 16500, 5, 0, 600},   // 5
+    {64, 29000, 2, 0, 800},   // 6
+    {64, 52000, 1, 0, 1000},  // 7
+    {64, 24000, 0, 0, 1500},  // 8
+    {64, 40000, 0, 0, 2000},  // 9
+    {100, 0, 0, 0, 3000},     // 10
 };
 
 // Four-player shogi: levels 1-9 search paranoid (three rivals against us), level 10
@@ -146,12 +145,12 @@ const LevelSpec& Level(game::Kind kind, int level, int seats) {
 }
 
 // Chess levels on Stockfish 15.1's UCI_Elo scale (CCRL 40/4): benchmarks/bot/elo.sh, 100
-// seeded games an anchor (level 10: 300 ms, 75k nodes), levels 4-10 the mean of their
-// estimates against UCI_Elo 1950 and 1900, 1-3 against the UCI_Elo they scored nearest 0.5
+// seeded games an anchor (level 10: 300 ms, 75k nodes), levels 3-10 the mean of their
+// estimates against UCI_Elo 1950 and 1900, 1-2 against the UCI_Elo they scored nearest 0.5
 // against; made non-decreasing (neighbouring levels that measured out of order show their
 // mean) and rounded to 10. The table and its caveats: benchmarks/bot/README.md, "Elo of the
 // chess levels".
-constexpr int kChessElo[kMaxLevel] = {1610, 1660, 1760, 1760, 1820, 1930, 2000, 2080, 2200, 2520};
+constexpr int kChessElo[kMaxLevel] = {1730, 1730, 1770, 1840, 1950, 2010, 2150, 2280, 2320, 2520};
 
 int ApproxElo(game::Kind kind, int level) {
   return kind == game::Kind::kChess ? kChessElo[level - 1] : 0;

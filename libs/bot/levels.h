@@ -26,7 +26,7 @@ struct LevelSpec {
 // Chess levels from this one up play the learnt evaluation: the network the bot ships
 // (chess_net.inc), the tuned table (chess_eval_tuned.inc) where the network does not apply
 // or none ships; those below play the handcrafted table their steps were calibrated with.
-inline constexpr int kChessLearntEvalLevel = 10;
+inline constexpr int kChessLearntEvalLevel = 8;
 
 // `level` must be within [kMinLevel, kMaxLevel]; `seats` is the position's seat count
 // (Chinese Checkers has a table for 2, for 3, for 4 and for 5+ seats). A kind without a table of
