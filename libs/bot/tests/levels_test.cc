@@ -56,10 +56,11 @@ TEST(Levels, EveryGameRisesInOrder) {
       EXPECT_LT(s.random_permille, 1000);
       if (level == kMinLevel) continue;
       const LevelSpec& below = Level(kind, level - 1, seats);
-      if (kind == game::Kind::kChess && level == kChessLearntEvalLevel)
+      if (kind == game::Kind::kChess && level == kChessLearntEvalLevel) {
         EXPECT_LT(s.max_nodes, below.max_nodes);
-      else
+      } else {
         EXPECT_GE(s.max_nodes, below.max_nodes);
+      }
       EXPECT_GE(s.max_depth, below.max_depth);
       EXPECT_GE(s.default_budget_ms, below.default_budget_ms);
       if (s.max_nodes == below.max_nodes && s.max_depth == below.max_depth) {
@@ -97,7 +98,9 @@ TEST(Levels, SearchesKeepTheirGamesBounds) {
                      << game::KindName(kind) << " " << seats << " seats level " << level << " seed "
                      << seed << " depth " << c->depth << " nodes " << c->nodes);
         EXPECT_LE(c->depth, s.max_depth);
-        if (c->depth >= 2) EXPECT_LE(c->nodes, s.max_nodes + 64);
+        if (c->depth >= 2) {
+          EXPECT_LE(c->nodes, s.max_nodes + 64);
+        }
       }
     }
   }
