@@ -145,12 +145,12 @@ const LevelSpec& Level(game::Kind kind, int level, int seats) {
 }
 
 // Chess levels on Stockfish 15.1's UCI_Elo scale (CCRL 40/4): benchmarks/bot/elo.sh, 100
-// seeded games an anchor (level 10: 300 ms, 75k nodes), levels 3-10 the mean of their
-// estimates against UCI_Elo 1950 and 1900, 1-2 against the UCI_Elo they scored nearest 0.5
-// against; made non-decreasing (neighbouring levels that measured out of order show their
+// seeded games an anchor (level 10: 300 ms, 75k nodes), the mean of a level's estimates
+// against two UCI_Elo with the same pick depth (levels 3-10: 1950 and 1900, 1-2: 1750 and
+// 1700); made non-decreasing (neighbouring levels that measured out of order show their
 // mean) and rounded to 10. The table and its caveats: benchmarks/bot/README.md, "Elo of the
 // chess levels".
-constexpr int kChessElo[kMaxLevel] = {1730, 1730, 1770, 1840, 1950, 2010, 2150, 2280, 2320, 2520};
+constexpr int kChessElo[kMaxLevel] = {1740, 1800, 1800, 1840, 1950, 2010, 2150, 2280, 2320, 2520};
 
 int ApproxElo(game::Kind kind, int level) {
   return kind == game::Kind::kChess ? kChessElo[level - 1] : 0;
