@@ -16,8 +16,8 @@ using Table = LevelSpec[kMaxLevel];
 // x1.7 a level, with a little evaluation noise below level 8. Levels 1-7 play the handcrafted
 // evaluation, levels 8-10 the network (kChessLearntEvalLevel, chess_net.h), which at equal
 // nodes is worth about as much as four times the nodes with the handcrafted one: level 8
-// searches 24k nodes to level 7's 52k. No level plays random moves (they cost too much a
-// move for a step).
+// searches 24k nodes to level 7's 52k. No level plays random moves (one costs more than a
+// step).
 constexpr Table kChess = {
     {64, 1750, 22, 0, 300},   // 1
     {64, 3300, 17, 0, 300},   // 2
