@@ -83,6 +83,18 @@ std::vector<std::unique_ptr<Game>> Positions(const std::string& game) {
   return out;
 }
 
+// Request::max_depth, where the bot has it (search_bench is built from older commits too:
+// baseline_bench.sh).
+template <class R>
+void SetMaxDepth(R& r, int depth) {
+  if constexpr (requires { r.max_depth; }) {
+    r.max_depth = depth;
+  } else if (depth > 0) {
+    fprintf(stderr, "--depth: this version of the bot has no depth limit\n");
+    exit(2);
+  }
+}
+
 double ThreadCpuMs() {
   timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -103,7 +115,7 @@ int main(int argc, char** argv) {
       req.level = 10;
       req.budget_ms = absl::GetFlag(FLAGS_budget_ms);
       req.seed = absl::GetFlag(FLAGS_seed);
-      req.max_depth = absl::GetFlag(FLAGS_depth);
+      SetMaxDepth(req, absl::GetFlag(FLAGS_depth));
       const auto t0 = std::chrono::steady_clock::now();
       const double cpu0 = ThreadCpuMs();
       auto c = tablero::bot::ChooseMove(*positions[i], req);
