@@ -582,10 +582,10 @@ class Dashboard(PromCase):
         for e in panels["Database connections in use per replica"]:
             self.assertEqual(sorted(dict(k)["job"] for k in self.series(totals(e))),
                              sorted(DB_SERVICES * self.REPLICAS), e)
-        # Each rules replica serves a share: the matchmaking replicas balance their calls. A
-        # connection to a replica may still be coming up while the first moves are played (a
-        # full test run once saw all 8 on one replica under load), so a few more moves now, on
-        # a game on each matchmaking replica, before the check.
+        # Each rules replica serves a share: the matchmaking replicas balance their calls. Under
+        # load a connection to a replica may still be coming up while the first moves are
+        # played, so a few more moves now, on a game on each matchmaking replica, before the
+        # check.
         for i in (7, 8):
             stub, g, _, seats = game(i, common.GAME_KIND_CHESS)
             play(stub, g, seats, ["g1f3", "g8f6", "f3g1", "f6g8"])
