@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything (the web client too: scripts/web.sh) and runs every test with ctest,
-# against a throwaway PostgreSQL that lives in a temporary folder for the length of the run. Then runs the engine tests once
-# more under AddressSanitizer + UndefinedBehaviorSanitizer.
+# against a throwaway PostgreSQL that lives in a temporary folder for the length of the run.
+# Then runs the engine tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
 #   scripts/test.sh            everything
 #   TABLERO_SKIP_SANITIZE=1    skip the sanitizer pass (quicker local runs)
 set -euo pipefail

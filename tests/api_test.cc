@@ -18,19 +18,7 @@
 namespace tablero::testing {
 namespace {
 
-class ApiTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ASSERT_FALSE(TestDatabaseUrl().empty())
-        << "TABLERO_TEST_DATABASE_URL is not set: run the tests with scripts/test.sh";
-  }
-};
-
-int64_t Count(const std::string& sql, const std::string& param = "") {
-  pqxx::connection c(TestDatabaseUrl());
-  pqxx::nontransaction n(c);
-  return (param.empty() ? n.exec(sql) : n.exec_params(sql, param))[0][0].as<int64_t>();
-}
+class ApiTest : public DatabaseTest {};
 
 // A fresh random UUID, as a client makes one per thing it creates.
 std::string Uuid() {
@@ -183,56 +171,38 @@ v1::ApplyMoveRequest MoveOn(v1::GameKind kind, const std::string& state, const s
   return am;
 }
 
-grpc::Status Move(v1::Matchmaking::Stub* mm, const Guest& g, const std::string& game, int ply,
-                  const std::string& text) {
-  v1::MakeMoveRequest req;
-  req.set_game_id(game);
-  req.set_expected_ply(ply);
-  req.set_move_text(text);
-  v1::MakeMoveResponse resp;
-  return MM_CALL(mm, MakeMove, &g, req, &resp);
-}
-
 TEST_F(ApiTest, RefusalsCarryAReasonAFrontEndCanActOn) {
   Stack stack;
   stack.AddReplica();
   auto* mm = stack.mm();
   Guest white = NewGuest(mm, "W"), black = NewGuest(mm, "B"), fan = NewGuest(mm, "F");
-  v1::CreateRoomRequest cr;
-  cr.set_kind(v1::GAME_KIND_CHESS);
-  v1::Room room;
-  ASSERT_TRUE(MM_CALL(mm, CreateRoom, &white, cr, &room).ok());
-  v1::JoinRoomRequest jr;
-  jr.set_invite_code(room.invite_code());
+  const v1::Room room = NewRoom(mm, white);
   v1::JoinRoomResponse joined;
-  ASSERT_TRUE(MM_CALL(mm, JoinRoom, &black, jr, &joined).ok());
-  v1::StartGameRequest sr;
-  sr.set_room_id(room.id());
+  ASSERT_TRUE(Join(mm, black, room.invite_code(), &joined).ok());
   v1::Game game;
-  ASSERT_TRUE(MM_CALL(mm, StartGame, &white, sr, &game).ok());
+  ASSERT_TRUE(Start(mm, white, room.id(), &game).ok());
 
   struct Case {
     grpc::Status status;
     Code code;
     const char* reason;
   } cases[] = {
-      {Move(mm, black, game.id(), 0, "e7e5"), Code::FAILED_PRECONDITION, "NOT_YOUR_TURN"},
-      {Move(mm, white, game.id(), 3, "e2e4"), Code::ABORTED, "STALE_PLY"},
+      {Move(mm, &black, game.id(), 0, "e7e5"), Code::FAILED_PRECONDITION, "NOT_YOUR_TURN"},
+      {Move(mm, &white, game.id(), 3, "e2e4"), Code::ABORTED, "STALE_PLY"},
       // Refused by the rules service; its reason reaches the client through matchmaking.
-      {Move(mm, white, game.id(), 0, "e2e5"), Code::FAILED_PRECONDITION, "ILLEGAL_MOVE"},
-      {Move(mm, fan, game.id(), 0, "e2e4"), Code::PERMISSION_DENIED, "NOT_SEATED"},
+      {Move(mm, &white, game.id(), 0, "e2e5"), Code::FAILED_PRECONDITION, "ILLEGAL_MOVE"},
+      {Move(mm, &fan, game.id(), 0, "e2e4"), Code::PERMISSION_DENIED, "NOT_SEATED"},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(c.status.error_code(), c.code) << c.reason << ": " << c.status.error_message();
     EXPECT_EQ(Details(c.status).reason(), c.reason) << c.status.error_message();
   }
   // A malformed move is not an illegal one: INVALID_ARGUMENT, no reason.
-  grpc::Status bad = Move(mm, white, game.id(), 0, "zz");
+  grpc::Status bad = Move(mm, &white, game.id(), 0, "zz");
   EXPECT_EQ(bad.error_code(), Code::INVALID_ARGUMENT);
   EXPECT_EQ(Details(bad).reason(), "");
 
-  jr.set_invite_code("ZZZZZZZZ");
-  grpc::Status unknown = MM_CALL(mm, JoinRoom, &fan, jr, &joined);
+  grpc::Status unknown = Join(mm, fan, "ZZZZZZZZ", &joined);
   EXPECT_EQ(unknown.error_code(), Code::NOT_FOUND);
   EXPECT_EQ(Details(unknown).reason(), "INVITE_CODE_UNKNOWN");
   v1::GetRoomRequest gr;

@@ -58,15 +58,6 @@ Metadata From(const std::string& address) {
   return {{"x-forwarded-for", "192.0.2.99, " + address}};
 }
 
-v1::Room NewRoom(v1::Matchmaking::Stub* mm, const Guest& host) {
-  v1::CreateRoomRequest req;
-  req.set_kind(v1::GAME_KIND_CHESS);
-  v1::Room room;
-  grpc::Status s = MM_CALL(mm, CreateRoom, &host, req, &room);
-  EXPECT_TRUE(s.ok()) << s.error_message();
-  return room;
-}
-
 TEST(Audit, AStrangerCannotLearnAnInviteCode) {
   Stack stack;
   auto* mm = stack.mm(stack.AddReplica());

@@ -145,15 +145,11 @@ struct Site {
   // seat) and leaves (the CPU plays the host's seat too).
   void CpuGame() {
     Guest host = NewGuest(stub.get(), "Host");
-    v1::CreateRoomRequest cr;
-    cr.set_kind(v1::GAME_KIND_CHESS);
-    cr.mutable_settings()->set_cpu_level(1);
-    v1::Room room;
-    ASSERT_TRUE(MM_CALL(stub, CreateRoom, &host, cr, &room).ok());
-    v1::StartGameRequest sr;
-    sr.set_room_id(room.id());
+    v1::RoomSettings level1;
+    level1.set_cpu_level(1);
+    const v1::Room room = NewRoom(stub.get(), host, v1::GAME_KIND_CHESS, level1);
     v1::Game game;
-    ASSERT_TRUE(MM_CALL(stub, StartGame, &host, sr, &game).ok());
+    ASSERT_TRUE(Start(stub.get(), host, room.id(), &game).ok());
     v1::LeaveRoomRequest lr;
     lr.set_room_id(room.id());
     v1::LeaveRoomResponse left;
@@ -187,12 +183,7 @@ bool Eventually(const std::function<bool()>& pred, double seconds) {
   return true;
 }
 
-class BalanceTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (TestDatabaseUrl().empty()) GTEST_SKIP() << "TABLERO_TEST_DATABASE_URL is not set";
-  }
-};
+class BalanceTest : public DatabaseTest {};
 
 TEST_F(BalanceTest, TwoBotReplicasBehindOneTargetEachPlayAShareOfTheCpuMoves) {
   Bot a("127.0.0.1", FreePort()), b("127.0.0.1", FreePort());

@@ -4,44 +4,12 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
-#include <pqxx/pqxx>
-
 #include "tests/matchmaking_test_util.h"
 
 namespace tablero::testing {
 namespace {
 
-class MatchmakingTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ASSERT_FALSE(TestDatabaseUrl().empty())
-        << "TABLERO_TEST_DATABASE_URL is not set: run the tests with scripts/test.sh";
-  }
-};
-
-int64_t Count(const std::string& sql) {
-  pqxx::connection c(TestDatabaseUrl());
-  pqxx::nontransaction n(c);
-  return n.exec(sql)[0][0].as<int64_t>();
-}
-
-v1::Room CreateRoom(v1::Matchmaking::Stub* mm, const Guest& host, v1::GameKind kind,
-                    v1::RoomSettings settings = {}) {
-  v1::CreateRoomRequest req;
-  req.set_kind(kind);
-  *req.mutable_settings() = settings;
-  v1::Room room;
-  grpc::Status s = MM_CALL(mm, CreateRoom, &host, req, &room);
-  EXPECT_TRUE(s.ok()) << s.error_message();
-  return room;
-}
-
-grpc::Status Join(v1::Matchmaking::Stub* mm, const Guest& g, const std::string& code,
-                  v1::JoinRoomResponse* resp) {
-  v1::JoinRoomRequest req;
-  req.set_invite_code(code);
-  return MM_CALL(mm, JoinRoom, &g, req, resp);
-}
+class MatchmakingTest : public DatabaseTest {};
 
 TEST_F(MatchmakingTest, GuestsTokensAndNames) {
   Stack stack;
@@ -123,7 +91,7 @@ TEST_F(MatchmakingTest, RoomsInviteCodesMembersAndSettings) {
   auto* mm = stack.mm();
   Guest host = NewGuest(mm, "Host"), b = NewGuest(mm, "B"), c = NewGuest(mm, "C"),
         d = NewGuest(mm, "D"), e = NewGuest(mm, "E");
-  v1::Room room = CreateRoom(mm, host, v1::GAME_KIND_CHESS);
+  v1::Room room = NewRoom(mm, host, v1::GAME_KIND_CHESS);
   ASSERT_EQ(room.invite_code().size(), 8u);
   for (char ch : room.invite_code()) {
     EXPECT_NE(std::string("ABCDEFGHJKLMNPQRSTUVWXYZ23456789").find(ch), std::string::npos);
@@ -277,7 +245,7 @@ TEST_F(MatchmakingTest, InviteCodeGuessingIsRateLimited) {
   stack.AddReplica({"--code_failures_per_minute=5"});
   auto* mm = stack.mm();
   Guest host = NewGuest(mm), g = NewGuest(mm);
-  v1::Room room = CreateRoom(mm, host, v1::GAME_KIND_SHOGI4);
+  v1::Room room = NewRoom(mm, host, v1::GAME_KIND_SHOGI4);
   v1::JoinRoomResponse jr;
   for (int i = 0; i < 5; ++i) {
     EXPECT_EQ(Join(mm, g, "ABCDEFG" + std::string(1, "23456"[i]), &jr).error_code(),
@@ -300,7 +268,7 @@ TEST_F(MatchmakingTest, WatchFansOutAcrossReplicasAndResumes) {
   stack.AddReplica();
   stack.AddReplica();
   Guest host = NewGuest(stack.mm(0), "Host");
-  v1::Room room = CreateRoom(stack.mm(0), host, v1::GAME_KIND_CHECKERS);
+  v1::Room room = NewRoom(stack.mm(0), host, v1::GAME_KIND_CHECKERS);
   EXPECT_EQ(room.seq(), 1);  // the host's member_joined
 
   Watcher w0(stack.mm(0), room.id(), 0, nullptr);
@@ -396,7 +364,7 @@ TEST_F(MatchmakingTest, WatchSendsHeartbeatsAndEndsUnavailableOnShutdown) {
   Stack stack;
   stack.AddReplica({"--heartbeat_seconds=0.3", "--drain_seconds=5"});
   Guest host = NewGuest(stack.mm(), "Host");
-  v1::Room room = CreateRoom(stack.mm(), host, v1::GAME_KIND_CHESS);
+  v1::Room room = NewRoom(stack.mm(), host, v1::GAME_KIND_CHESS);
   Watcher w(stack.mm(), room.id(), 0, &host);
   ASSERT_TRUE(w.WaitFor([](const auto& ev) { return ev.size() >= 2; }));  // joined, presence
   std::this_thread::sleep_for(std::chrono::milliseconds(1200));

@@ -7,71 +7,20 @@
 #include <signal.h>
 
 #include <atomic>
-#include <pqxx/pqxx>
 
 #include "tests/matchmaking_test_util.h"
 
 namespace tablero::testing {
 namespace {
 
-class MatchmakingGameTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ASSERT_FALSE(TestDatabaseUrl().empty())
-        << "TABLERO_TEST_DATABASE_URL is not set: run the tests with scripts/test.sh";
-  }
-};
-
-int64_t Count(const std::string& sql) {
-  pqxx::connection c(TestDatabaseUrl());
-  pqxx::nontransaction n(c);
-  return n.exec(sql)[0][0].as<int64_t>();
-}
-
-v1::Room NewRoom(v1::Matchmaking::Stub* mm, const Guest& host, v1::GameKind kind,
-                 const v1::RoomSettings& settings = {}) {
-  v1::CreateRoomRequest req;
-  req.set_kind(kind);
-  *req.mutable_settings() = settings;
-  v1::Room room;
-  grpc::Status s = MM_CALL(mm, CreateRoom, &host, req, &room);
-  EXPECT_TRUE(s.ok()) << s.error_message();
-  return room;
-}
+class MatchmakingGameTest : public DatabaseTest {};
 
 void JoinAs(v1::Matchmaking::Stub* mm, const Guest& g, const std::string& code,
             v1::Member::Role want) {
-  v1::JoinRoomRequest req;
-  req.set_invite_code(code);
   v1::JoinRoomResponse resp;
-  grpc::Status s = MM_CALL(mm, JoinRoom, &g, req, &resp);
+  grpc::Status s = Join(mm, g, code, &resp);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(resp.role(), want);
-}
-
-grpc::Status Start(v1::Matchmaking::Stub* mm, const Guest& g, const std::string& room,
-                   v1::Game* game) {
-  v1::StartGameRequest req;
-  req.set_room_id(room);
-  return MM_CALL(mm, StartGame, &g, req, game);
-}
-
-grpc::Status Move(v1::Matchmaking::Stub* mm, const Guest* g, const std::string& game, int ply,
-                  const std::string& text, v1::MakeMoveResponse* resp = nullptr) {
-  v1::MakeMoveRequest req;
-  req.set_game_id(game);
-  req.set_expected_ply(ply);
-  req.set_move_text(text);
-  v1::MakeMoveResponse local;
-  return MM_CALL(mm, MakeMove, g, req, resp != nullptr ? resp : &local);
-}
-
-v1::Game GetGame(v1::Matchmaking::Stub* mm, const std::string& id) {
-  v1::GetGameRequest req;
-  req.set_game_id(id);
-  v1::Game g;
-  EXPECT_TRUE(MM_CALL(mm, GetGame, nullptr, req, &g).ok());
-  return g;
 }
 
 bool HasGameOver(const std::vector<v1::RoomEvent>& ev) {

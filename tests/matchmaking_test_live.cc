@@ -15,37 +15,7 @@
 namespace tablero::testing {
 namespace {
 
-class MatchmakingLiveTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ASSERT_FALSE(TestDatabaseUrl().empty())
-        << "TABLERO_TEST_DATABASE_URL is not set: run the tests with scripts/test.sh";
-  }
-};
-
-int64_t Count(const std::string& sql) {
-  pqxx::connection c(TestDatabaseUrl());
-  pqxx::nontransaction n(c);
-  return n.exec(sql)[0][0].as<int64_t>();
-}
-
-grpc::Status Move(v1::Matchmaking::Stub* mm, const Guest& g, const std::string& game, int ply,
-                  const std::string& text, v1::MakeMoveResponse* out = nullptr) {
-  v1::MakeMoveRequest req;
-  req.set_game_id(game);
-  req.set_expected_ply(ply);
-  req.set_move_text(text);
-  v1::MakeMoveResponse resp;
-  return MM_CALL(mm, MakeMove, &g, req, out != nullptr ? out : &resp);
-}
-
-v1::Game GetGame(v1::Matchmaking::Stub* mm, const std::string& id) {
-  v1::GetGameRequest req;
-  req.set_game_id(id);
-  v1::Game g;
-  EXPECT_TRUE(MM_CALL(mm, GetGame, nullptr, req, &g).ok());
-  return g;
-}
+class MatchmakingLiveTest : public DatabaseTest {};
 
 // A two-player chess room (host = white), started, on replica `r`.
 struct Chess {
@@ -58,20 +28,13 @@ Chess NewChess(Stack& stack, int r, v1::RoomSettings settings = {}) {
   auto* mm = stack.mm(r);
   c.white = NewGuest(mm, "W");
   c.black = NewGuest(mm, "B");
-  v1::CreateRoomRequest cr;
-  cr.set_kind(v1::GAME_KIND_CHESS);
-  *cr.mutable_settings() = settings;
-  EXPECT_TRUE(MM_CALL(mm, CreateRoom, &c.white, cr, &c.room).ok());
-  v1::JoinRoomRequest jr;
-  jr.set_invite_code(c.room.invite_code());
-  v1::JoinRoomResponse jresp;
-  EXPECT_TRUE(MM_CALL(mm, JoinRoom, &c.black, jr, &jresp).ok());
+  c.room = NewRoom(mm, c.white, v1::GAME_KIND_CHESS, settings);
+  v1::JoinRoomResponse joined;
+  EXPECT_TRUE(Join(mm, c.black, c.room.invite_code(), &joined).ok());
   return c;
 }
 void StartChess(Stack& stack, int r, Chess* c) {
-  v1::StartGameRequest sr;
-  sr.set_room_id(c->room.id());
-  grpc::Status s = MM_CALL(stack.mm(r), StartGame, &c->white, sr, &c->game);
+  grpc::Status s = Start(stack.mm(r), c->white, c->room.id(), &c->game);
   ASSERT_TRUE(s.ok()) << s.error_message();
 }
 
@@ -109,7 +72,7 @@ TEST_F(MatchmakingLiveTest, RacingMovesFromTwoReplicasExactlyOneWins) {
         ++ready;
         while (ready < 2) {
         }
-        s[i] = Move(stack.mm(i), mover, c.game.id(), g.ply(), ms[i]);
+        s[i] = Move(stack.mm(i), &mover, c.game.id(), g.ply(), ms[i]);
       });
     }
     for (auto& th : t) th.join();
@@ -140,7 +103,7 @@ TEST_F(MatchmakingLiveTest, AbsentPlayerIsReplacedByCpuAndReclaimsTheSeat) {
   StartChess(stack, 0, &c);
   const std::string gid = c.game.id();
   EXPECT_TRUE(c.game.seats(1).connected());
-  ASSERT_TRUE(Move(mm, c.white, gid, 0, "e2e4").ok());
+  ASSERT_TRUE(Move(mm, &c.white, gid, 0, "e2e4").ok());
   // Black's connection drops; after the grace period the CPU plays black's turn.
   wb.reset();
   ASSERT_TRUE(room_w.WaitFor(
@@ -182,7 +145,7 @@ TEST_F(MatchmakingLiveTest, AbsentPlayerIsReplacedByCpuAndReclaimsTheSeat) {
   g = GetGame(mm, gid);
   EXPECT_FALSE(g.seats(1).controlled_by_cpu_now());
   EXPECT_TRUE(g.seats(1).connected());
-  ASSERT_TRUE(Move(mm, c.white, gid, 2, "d2d4").ok());
+  ASSERT_TRUE(Move(mm, &c.white, gid, 2, "d2d4").ok());
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // past the grace period
   EXPECT_EQ(GetGame(mm, gid).ply(), 3);                          // the CPU did not move
   v1::ListLegalMovesRequest lr;
@@ -190,7 +153,7 @@ TEST_F(MatchmakingLiveTest, AbsentPlayerIsReplacedByCpuAndReclaimsTheSeat) {
   v1::ListLegalMovesResponse legal;
   ASSERT_TRUE(MM_CALL(mm, ListLegalMoves, nullptr, lr, &legal).ok());
   ASSERT_GT(legal.moves_size(), 0);
-  ASSERT_TRUE(Move(mm, c.black, gid, 3, legal.moves(0).notation()).ok());
+  ASSERT_TRUE(Move(mm, &c.black, gid, 3, legal.moves(0).notation()).ok());
   auto metrics = HttpGet("127.0.0.1", stack.replica().metrics_port, "/metrics");
   ASSERT_TRUE(metrics.has_value());
   // One replica on a database of this test's own: it made the take-over.
@@ -226,7 +189,7 @@ TEST_F(MatchmakingLiveTest, TurnTimerExpiresAndTheCpuPlaysThatTurn) {
   EXPECT_TRUE(by_cpu);
   // Black answers in time; the CPU plays again only when a turn runs out.
   v1::MakeMoveResponse mr;
-  const bool answered = Move(mm, c.black, c.game.id(), 1, "e7e5", &mr).ok();
+  const bool answered = Move(mm, &c.black, c.game.id(), 1, "e7e5", &mr).ok();
   ASSERT_TRUE(answered || GetGame(mm, c.game.id()).ply() > 1);
   if (answered) {  // White's turn is timed again, and the answer says until when
     ASSERT_TRUE(mr.game().has_turn_deadline());
@@ -310,8 +273,8 @@ TEST_F(MatchmakingLiveTest, ReplicaKilledMidGameAnotherCarriesOn) {
   auto w0 = std::make_unique<Watcher>(stack.mm(0), c.room.id(), 0, nullptr);
   StartChess(stack, 0, &c);
   const std::string gid = c.game.id();
-  ASSERT_TRUE(Move(stack.mm(0), c.white, gid, 0, "e2e4").ok());
-  ASSERT_TRUE(Move(stack.mm(0), c.black, gid, 1, "e7e5").ok());
+  ASSERT_TRUE(Move(stack.mm(0), &c.white, gid, 0, "e2e4").ok());
+  ASSERT_TRUE(Move(stack.mm(0), &c.black, gid, 1, "e7e5").ok());
   ASSERT_TRUE(w0->WaitFor([](const auto& ev) { return ev.size() >= 8; }));
   int64_t seen = w0->last_seq();
   stack.replica(0).proc->Signal(SIGKILL);
@@ -322,8 +285,8 @@ TEST_F(MatchmakingLiveTest, ReplicaKilledMidGameAnotherCarriesOn) {
   v1::Game g = GetGame(stack.mm(1), gid);
   EXPECT_EQ(g.ply(), 2);
   Watcher w1(stack.mm(1), c.room.id(), seen, nullptr);
-  ASSERT_TRUE(Move(stack.mm(1), c.white, gid, 2, "g1f3").ok());
-  ASSERT_TRUE(Move(stack.mm(1), c.black, gid, 3, "b8c6").ok());
+  ASSERT_TRUE(Move(stack.mm(1), &c.white, gid, 2, "g1f3").ok());
+  ASSERT_TRUE(Move(stack.mm(1), &c.black, gid, 3, "b8c6").ok());
   ASSERT_TRUE(w1.WaitFor([](const auto& ev) {
     int moves = 0;
     for (const auto& e : ev) moves += e.has_move_played();
@@ -342,16 +305,11 @@ TEST_F(MatchmakingLiveTest, ReplicaKilledMidGameAnotherCarriesOn) {
 
   // A CPU game whose replica dies: the survivor's scheduler plays on.
   Guest solo = NewGuest(stack.mm(1), "Solo");
-  v1::CreateRoomRequest cr;
-  cr.set_kind(v1::GAME_KIND_CHESS);
-  v1::Room room;
-  ASSERT_TRUE(MM_CALL(stack.mm(1), CreateRoom, &solo, cr, &room).ok());
-  v1::StartGameRequest sr;
-  sr.set_room_id(room.id());
+  const v1::Room room = NewRoom(stack.mm(1), solo);
   v1::Game cpu_game;
-  ASSERT_TRUE(MM_CALL(stack.mm(1), StartGame, &solo, sr, &cpu_game).ok());
+  ASSERT_TRUE(Start(stack.mm(1), solo, room.id(), &cpu_game).ok());
   EXPECT_TRUE(cpu_game.seats(1).is_cpu());
-  ASSERT_TRUE(Move(stack.mm(1), solo, cpu_game.id(), 0, "e2e4").ok());
+  ASSERT_TRUE(Move(stack.mm(1), &solo, cpu_game.id(), 0, "e2e4").ok());
   auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (GetGame(stack.mm(1), cpu_game.id()).ply() < 2 &&
          std::chrono::steady_clock::now() < until) {
@@ -510,7 +468,7 @@ TEST_F(MatchmakingLiveTest, FinishedRankedGameIsReportedOnceThroughTheOutbox) {
   Chess c = NewChess(stack, 0, st);
   StartChess(stack, 0, &c);
   EXPECT_TRUE(c.game.ranked());
-  ASSERT_TRUE(Move(mm, c.white, c.game.id(), 0, "e2e4").ok());
+  ASSERT_TRUE(Move(mm, &c.white, c.game.id(), 0, "e2e4").ok());
   v1::ResignRequest rs;
   rs.set_game_id(c.game.id());
   v1::GameActionResponse ar;

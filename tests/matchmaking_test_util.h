@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <pqxx/pqxx>
 #include <string>
 #include <thread>
 #include <vector>
@@ -122,6 +123,70 @@ grpc::Status Call(Fn fn, const Guest* g, const Req& req, Resp* resp) {
   ::tablero::testing::Call([&](grpc::ClientContext* c_, const auto& q_,          \
                                auto* r_) { return (stub)->Method(c_, q_, r_); }, \
                            (guest), (req), (resp))
+
+// A test that needs the run's Postgres (scripts/test.sh always provides one).
+class DatabaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(TestDatabaseUrl().empty())
+        << "TABLERO_TEST_DATABASE_URL is not set: run the tests with scripts/test.sh";
+  }
+};
+
+// The first column of the first row of `sql` (with `param` as $1 when given) on the test
+// database, as a number: what the tests count in the service's tables.
+inline int64_t Count(const std::string& sql, const std::string& param = "") {
+  pqxx::connection c(TestDatabaseUrl());
+  pqxx::nontransaction n(c);
+  return (param.empty() ? n.exec(sql) : n.exec_params(sql, param))[0][0].as<int64_t>();
+}
+
+// The client calls most tests make, each one RPC (a call that fails where the test expects
+// success is reported by the caller, except NewRoom, which expects it to succeed).
+inline v1::Room NewRoom(v1::Matchmaking::Stub* mm, const Guest& host,
+                        v1::GameKind kind = v1::GAME_KIND_CHESS,
+                        const v1::RoomSettings& settings = {}) {
+  v1::CreateRoomRequest req;
+  req.set_kind(kind);
+  *req.mutable_settings() = settings;
+  v1::Room room;
+  grpc::Status s = MM_CALL(mm, CreateRoom, &host, req, &room);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return room;
+}
+
+inline grpc::Status Join(v1::Matchmaking::Stub* mm, const Guest& g, const std::string& code,
+                         v1::JoinRoomResponse* resp) {
+  v1::JoinRoomRequest req;
+  req.set_invite_code(code);
+  return MM_CALL(mm, JoinRoom, &g, req, resp);
+}
+
+inline grpc::Status Start(v1::Matchmaking::Stub* mm, const Guest& g, const std::string& room,
+                          v1::Game* game) {
+  v1::StartGameRequest req;
+  req.set_room_id(room);
+  return MM_CALL(mm, StartGame, &g, req, game);
+}
+
+// MakeMove as `g` (null: without a token) at move number `ply`.
+inline grpc::Status Move(v1::Matchmaking::Stub* mm, const Guest* g, const std::string& game,
+                         int ply, const std::string& text, v1::MakeMoveResponse* resp = nullptr) {
+  v1::MakeMoveRequest req;
+  req.set_game_id(game);
+  req.set_expected_ply(ply);
+  req.set_move_text(text);
+  v1::MakeMoveResponse local;
+  return MM_CALL(mm, MakeMove, g, req, resp != nullptr ? resp : &local);
+}
+
+inline v1::Game GetGame(v1::Matchmaking::Stub* mm, const std::string& id) {
+  v1::GetGameRequest req;
+  req.set_game_id(id);
+  v1::Game g;
+  EXPECT_TRUE(MM_CALL(mm, GetGame, nullptr, req, &g).ok());
+  return g;
+}
 
 // A server stream read on a thread: the messages `keep` accepts are kept in order (the
 // others only counted), then the stream's status.

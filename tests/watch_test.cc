@@ -16,14 +16,7 @@
 namespace tablero::testing {
 namespace {
 
-class WatchTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (TestDatabaseUrl().empty()) {
-      GTEST_SKIP() << "TABLERO_TEST_DATABASE_URL is not set: run the tests with scripts/test.sh";
-    }
-  }
-};
+class WatchTest : public DatabaseTest {};
 
 // A chess game between two guests in a fresh room (FIDE draw mode: the knights' shuffle
 // below ends by fivefold repetition after 16 plies; the host then starts a rematch).
@@ -38,17 +31,12 @@ Game NewGame(v1::Matchmaking::Stub* mm) {
   Game g;
   g.white = NewGuest(mm, "W");
   g.black = NewGuest(mm, "B");
-  v1::CreateRoomRequest cr;
-  cr.set_kind(v1::GAME_KIND_CHESS);
-  (*cr.mutable_settings()->mutable_options())["draw_mode"] = "fide";
-  EXPECT_TRUE(MM_CALL(mm, CreateRoom, &g.white, cr, &g.room).ok());
-  v1::JoinRoomRequest jr;
-  jr.set_invite_code(g.room.invite_code());
-  v1::JoinRoomResponse jresp;
-  EXPECT_TRUE(MM_CALL(mm, JoinRoom, &g.black, jr, &jresp).ok());
-  v1::StartGameRequest sg;
-  sg.set_room_id(g.room.id());
-  EXPECT_TRUE(MM_CALL(mm, StartGame, &g.white, sg, &g.game).ok());
+  v1::RoomSettings fide;
+  (*fide.mutable_options())["draw_mode"] = "fide";
+  g.room = NewRoom(mm, g.white, v1::GAME_KIND_CHESS, fide);
+  v1::JoinRoomResponse joined;
+  EXPECT_TRUE(Join(mm, g.black, g.room.invite_code(), &joined).ok());
+  EXPECT_TRUE(Start(mm, g.white, g.room.id(), &g.game).ok());
   return g;
 }
 
@@ -452,14 +440,10 @@ TEST_F(WatchTest, ThousandsOfStreamsOpenAndCloseCleanly) {
     for (int p = 0; p < kPlayersPerRoom; ++p) {
       players.push_back(NewGuest(mm));
       if (p == 0) {
-        v1::CreateRoomRequest cr;
-        cr.set_kind(v1::GAME_KIND_CHECKERS);
-        ASSERT_TRUE(MM_CALL(mm, CreateRoom, &players.back(), cr, &rooms[r]).ok());
+        rooms[r] = NewRoom(mm, players.back(), v1::GAME_KIND_CHECKERS);
       } else {
-        v1::JoinRoomRequest jr;
-        jr.set_invite_code(rooms[r].invite_code());
         v1::JoinRoomResponse resp;
-        ASSERT_TRUE(MM_CALL(mm, JoinRoom, &players.back(), jr, &resp).ok());
+        ASSERT_TRUE(Join(mm, players.back(), rooms[r].invite_code(), &resp).ok());
       }
     }
   }
