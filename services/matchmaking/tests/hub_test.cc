@@ -22,7 +22,8 @@ class HubTest : public ::testing::Test {
  protected:
   void SetUp() override {
     url_ = tablero::testing::TestDatabaseUrl();
-    if (url_.empty()) GTEST_SKIP() << "TABLERO_TEST_DATABASE_URL is not set";
+    ASSERT_FALSE(url_.empty())
+        << "TABLERO_TEST_DATABASE_URL is not set: run the tests with scripts/test.sh";
   }
   std::string url_;
 };

@@ -25,7 +25,8 @@ class SchemaTestBase : public ::testing::Test {
   explicit SchemaTestBase(std::string schema) : schema_(std::move(schema)) {}
   void SetUp() override {
     url_ = tablero::testing::TestDatabaseUrl();
-    if (url_.empty()) GTEST_SKIP() << "TABLERO_TEST_DATABASE_URL is not set";
+    ASSERT_FALSE(url_.empty())
+        << "TABLERO_TEST_DATABASE_URL is not set: run the tests with scripts/test.sh";
     auto c = pg::Connect(url_);
     ASSERT_TRUE(c.ok()) << c.status();
     conn_ = std::move(*c);
