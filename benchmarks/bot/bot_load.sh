@@ -14,7 +14,7 @@ for b in "$BOT_BIN" "$BUILD/bin/bot_load" "$BUILD/bin/healthcheck"; do
   [ -x "$b" ] || { echo "bot_load.sh: $b not found (build bot, bot_load, healthcheck)" >&2; exit 1; }
 done
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. benchmarks/common/services.sh
 PORT=$(free_port)
 LOG=$(mktemp)
 SVC_PID=
@@ -27,11 +27,7 @@ trap cleanup EXIT
 # shellcheck disable=SC2086
 TABLERO_LOG_LEVEL=warn "$BOT_BIN" --listen="127.0.0.1:$PORT" ${BOT_FLAGS:-} >"$LOG" 2>&1 &
 SVC_PID=$!
-for _ in $(seq 100); do
-  "$BUILD/bin/healthcheck" --addr="127.0.0.1:$PORT" --service=tablero.v1.Bot >/dev/null 2>&1 && break
-  sleep 0.1
-done
-"$BUILD/bin/healthcheck" --addr="127.0.0.1:$PORT" --service=tablero.v1.Bot >/dev/null ||
+wait_serving "$BUILD/bin/healthcheck" "127.0.0.1:$PORT" tablero.v1.Bot ||
   { echo "bot_load.sh: the bot service did not become SERVING" >&2; cat "$LOG" >&2; exit 1; }
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 "$BUILD/bin/bot_load" --target="127.0.0.1:$PORT" "$@"

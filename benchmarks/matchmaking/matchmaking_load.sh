@@ -23,10 +23,10 @@ for b in "$BIN/rules" "$BIN/bot" "$BIN/matchmaking" "$BIN/matchmaking_load" "$BI
   "$PGBIN/pgbench"; do
   [ -x "$b" ] || { echo "matchmaking_load.sh: $b not found" >&2; exit 1; }
 done
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. benchmarks/common/services.sh
 PGTMP=$(mktemp -d /tmp/tablero-mmload-XXXXXX)
 chmod 755 "$PGTMP"
-PG_PORT=$(port)
+PG_PORT=$(free_port)
 PIDS=()
 cleanup() {
   for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -38,15 +38,15 @@ trap cleanup EXIT
 scripts/pg.sh start "$PGTMP/data" "$PG_PORT" >/dev/null
 DB=$(scripts/pg.sh url "$PG_PORT")
 "$PGBIN/pgbench" -i -q -s 1 "$DB" >"$PGTMP/pgbench-init.log" 2>&1
-RULES=127.0.0.1:$(port)
-BOT=127.0.0.1:$(port)
+RULES=127.0.0.1:$(free_port)
+BOT=127.0.0.1:$(free_port)
 TABLERO_LOG_LEVEL=warn "$BIN/rules" --listen="$RULES" --metrics_listen= 2>"$PGTMP/rules.log" &
 PIDS+=($!)
 TABLERO_LOG_LEVEL=warn "$BIN/bot" --listen="$BOT" --metrics_listen= 2>"$PGTMP/bot.log" &
 PIDS+=($!)
 TARGETS=""
 for i in 1 2; do
-  addr=127.0.0.1:$(port)
+  addr=127.0.0.1:$(free_port)
   TABLERO_DATABASE_URL=$DB TABLERO_DB_POOL_SIZE=$POOL TABLERO_LOG_LEVEL=warn \
     "$BIN/matchmaking" --listen="$addr" --metrics_listen= \
     --rules_addr="$RULES" --bot_addr="$BOT" --guests_per_minute=0 2>"$PGTMP/mm$i.log" &
@@ -54,11 +54,7 @@ for i in 1 2; do
   TARGETS="${TARGETS:+$TARGETS,}$addr"
 done
 for addr in ${TARGETS//,/ } $RULES $BOT; do
-  for _ in $(seq 1 100); do
-    "$BIN/healthcheck" --addr="$addr" >/dev/null 2>&1 && break
-    sleep 0.1
-  done
-  "$BIN/healthcheck" --addr="$addr" >/dev/null || { echo "$addr did not become SERVING" >&2; exit 1; }
+  wait_serving "$BIN/healthcheck" "$addr" || { echo "$addr did not become SERVING" >&2; exit 1; }
 done
 
 : >"$PGTMP/rounds"

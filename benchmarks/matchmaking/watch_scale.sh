@@ -31,10 +31,10 @@ STEPS=" ${STEPS:-idle fanout burst moves} "
 for b in rules bot matchmaking matchmaking_load watch_scale healthcheck; do
   [ -x "$BIN/$b" ] || { echo "watch_scale.sh: $BIN/$b not found (ninja -C $BUILD $b)" >&2; exit 1; }
 done
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. benchmarks/common/services.sh
 PGTMP=$(mktemp -d /tmp/tablero-watchscale-XXXXXX)
 chmod 755 "$PGTMP"
-PG_PORT=$(port)
+PG_PORT=$(free_port)
 PIDS=()
 cleanup() {
   local rc=$?
@@ -50,9 +50,9 @@ cleanup() {
 trap cleanup EXIT
 scripts/pg.sh start "$PGTMP/data" "$PG_PORT" >/dev/null
 DB=$(scripts/pg.sh url "$PG_PORT")
-RULES=127.0.0.1:$(port)
-BOT=127.0.0.1:$(port)
-MM=127.0.0.1:$(port)
+RULES=127.0.0.1:$(free_port)
+BOT=127.0.0.1:$(free_port)
+MM=127.0.0.1:$(free_port)
 export TABLERO_SERVICE_KEY=watch-scale-$$
 TABLERO_LOG_LEVEL=warn "$BIN/rules" --listen="$RULES" --metrics_listen= 2>"$PGTMP/rules.log" &
 PIDS+=($!)
@@ -65,11 +65,7 @@ TABLERO_DATABASE_URL=$DB TABLERO_LOG_LEVEL=warn "$BIN/matchmaking" --listen="$MM
 MM_PID=$!
 PIDS+=($MM_PID)
 for addr in $MM $RULES $BOT; do
-  for _ in $(seq 1 100); do
-    "$BIN/healthcheck" --addr="$addr" >/dev/null 2>&1 && break
-    sleep 0.1
-  done
-  "$BIN/healthcheck" --addr="$addr" >/dev/null || { echo "$addr did not become SERVING" >&2; exit 1; }
+  wait_serving "$BIN/healthcheck" "$addr" || { echo "$addr did not become SERVING" >&2; exit 1; }
 done
 # Waits until Postgres is quiet: under QUIET_TPS transactions/s over 2 s, twice running
 # (at most 120 s), then vacuums and checkpoints. What a step leaves behind (presence rows of

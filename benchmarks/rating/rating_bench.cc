@@ -1,7 +1,8 @@
 // Rating reports applied per second: a gRPC client that keeps many ReportGame calls in
 // flight against a running rating service (see rating_bench.sh and README.md).
 // Every report is a new ranked game among a population of players, so each call is one
-// full apply: insert the game id, lock/create the players' rows, rate, write.
+// full apply: insert the game id, lock/create the players' rows, rate, write. ReportGame is
+// an internal method: the calls carry --service_key, which must be the service's.
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
@@ -15,6 +16,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "libs/service/service_key.h"
 #include "tablero/v1/rating.grpc.pb.h"
 
 ABSL_FLAG(std::string, target, "127.0.0.1:50053", "rating service address");
@@ -108,6 +110,7 @@ int main(int argc, char** argv) {
   for (int i = 0;; ++i) {
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    tablero::service::AddServiceKey(&ctx);
     v1::ReportGameResponse resp;
     grpc::Status s = stub->ReportGame(&ctx, games.Next(), &resp);
     if (s.ok()) break;
@@ -130,6 +133,7 @@ int main(int argc, char** argv) {
   auto start = [&] {
     auto* c = new Call;
     c->ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+    tablero::service::AddServiceKey(&c->ctx);
     c->started = Clock::now();
     c->rpc = stub->PrepareAsyncReportGame(&c->ctx, games.Next(), &cq);
     c->rpc->StartCall();

@@ -23,7 +23,7 @@ for b in "$BUILD/bin/rating" "$BUILD/bin/rating_bench" "$PGBIN/pgbench"; do
   [ -x "$b" ] || { echo "rating_bench.sh: $b not found (build the rating and rating_bench targets)" >&2; exit 1; }
 done
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. benchmarks/common/services.sh
 TMP=$(mktemp -d /tmp/tablero-rating-bench-XXXXXX)
 chmod 755 "$TMP"
 PG_PORT=$(free_port)
@@ -39,8 +39,9 @@ URL=$(scripts/pg.sh url "$PG_PORT")
 
 "$PGBIN/pgbench" -i -q -s "$SCALE" "$URL" >"$TMP/pgbench-init.log" 2>&1
 SVC_PORT=$(free_port)
+KEY=rating-bench-$$  # the service credentials ReportGame requires, shared with rating_bench
 TABLERO_DATABASE_URL="$URL" TABLERO_DB_POOL_SIZE="$POOL" TABLERO_LOG_LEVEL=warn \
-  "$BUILD/bin/rating" --listen="127.0.0.1:$SVC_PORT" >"$TMP/rating.log" 2>&1 &
+  "$BUILD/bin/rating" --listen="127.0.0.1:$SVC_PORT" --service_key="$KEY" >"$TMP/rating.log" 2>&1 &
 SVC_PID=$!
 
 ROUNDS_LOG="$TMP/rounds"
@@ -53,7 +54,7 @@ for round in $(seq 1 "$ROUNDS"); do
   tps=$PGBENCH_TPS
   [ "${CHECKPOINTS:-0}" = 1 ] && "$PGBIN/psql" -q "$URL" -c CHECKPOINT
   echo "== round $round: rating service, $POOL database connections, $INFLIGHT reports in flight, ${SECS}s"
-  "$BUILD/bin/rating_bench" --target="127.0.0.1:$SVC_PORT" --seconds="$SECS" \
+  "$BUILD/bin/rating_bench" --target="127.0.0.1:$SVC_PORT" --service_key="$KEY" --seconds="$SECS" \
     --inflight="$INFLIGHT" --seed="$round" | tee "$TMP/bench.log"
   rate=$(sed -n 's/^rating_reports_per_sec=//p' "$TMP/bench.log")
   echo "$tps $rate" >>"$ROUNDS_LOG"

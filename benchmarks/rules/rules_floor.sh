@@ -14,7 +14,7 @@ shift || true
 for b in rules rules_load rules_replay healthcheck; do
   [ -x "$BUILD/bin/$b" ] || { echo "rules_floor.sh: $BUILD/bin/$b not found" >&2; exit 1; }
 done
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. benchmarks/common/services.sh
 TRAFFIC=$(mktemp /tmp/tablero-rules-traffic-XXXXXX)
 LOG=$(mktemp /tmp/tablero-rules-floor-XXXXXX)
 PID=
@@ -24,10 +24,7 @@ start() {  # start BINARY FLAGS...: a server on a free port, waits until SERVING
   PORT=$(free_port)
   TABLERO_LOG_LEVEL=warn "$BUILD/bin/$1" --listen="127.0.0.1:$PORT" "${@:2}" >"$LOG" 2>&1 &
   PID=$!
-  for _ in $(seq 100); do
-    "$BUILD/bin/healthcheck" --addr="127.0.0.1:$PORT" --service=tablero.v1.Rules >/dev/null 2>&1 && return
-    sleep 0.1
-  done
+  wait_serving "$BUILD/bin/healthcheck" "127.0.0.1:$PORT" tablero.v1.Rules && return
   echo "rules_floor.sh: $1 did not become SERVING" >&2; cat "$LOG" >&2; exit 1
 }
 

@@ -20,7 +20,7 @@ for b in "$RULES_BIN" "$BUILD/bin/rules_load" "$BUILD/bin/healthcheck"; do
   [ -x "$b" ] || { echo "rules_load.sh: $b not found (build rules, rules_load, healthcheck)" >&2; exit 1; }
 done
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. benchmarks/common/services.sh
 PORT=$(free_port)
 LOG=$(mktemp /tmp/tablero-rules-load-XXXXXX)
 SVC_PID=
@@ -33,11 +33,7 @@ trap cleanup EXIT
 # shellcheck disable=SC2086
 TABLERO_LOG_LEVEL=warn "$RULES_BIN" --listen="127.0.0.1:$PORT" ${RULES_FLAGS:-} >"$LOG" 2>&1 &
 SVC_PID=$!
-for _ in $(seq 100); do
-  "$BUILD/bin/healthcheck" --addr="127.0.0.1:$PORT" --service=tablero.v1.Rules >/dev/null 2>&1 && break
-  sleep 0.1
-done
-"$BUILD/bin/healthcheck" --addr="127.0.0.1:$PORT" --service=tablero.v1.Rules >/dev/null ||
+wait_serving "$BUILD/bin/healthcheck" "127.0.0.1:$PORT" tablero.v1.Rules ||
   { echo "rules_load.sh: the rules service did not become SERVING" >&2; cat "$LOG" >&2; exit 1; }
 
 "$BUILD/bin/rules_load" --target="127.0.0.1:$PORT" --seconds="$SECS" --inflight="$INFLIGHT" \
