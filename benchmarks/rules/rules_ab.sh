@@ -9,8 +9,8 @@
 #   benchmarks/rules/rules_ab.sh /tmp/old/build/bin/rules build/bin/rules 3
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-A=$1
-B=$2
+A=${1:?usage: $0 A_RULES_BINARY B_RULES_BINARY [N=3] [build-dir]}
+B=${2:?usage: $0 A_RULES_BINARY B_RULES_BINARY [N=3] [build-dir]}
 N=${3:-3}
 BUILD=${4:-${TABLERO_BUILD_DIR:-$(pwd)/build}}
 for b in "$A" "$B"; do [ -x "$b" ] || { echo "rules_ab.sh: $b is not an executable" >&2; exit 1; }; done
