@@ -141,8 +141,8 @@ inline int64_t Count(const std::string& sql, const std::string& param = "") {
   return (param.empty() ? n.exec(sql) : n.exec_params(sql, param))[0][0].as<int64_t>();
 }
 
-// The client calls most tests make, each one RPC (a call that fails where the test expects
-// success is reported by the caller, except NewRoom, which expects it to succeed).
+// The client calls most tests make, one RPC each: NewRoom and GetGame expect success (a
+// failure is reported where it happens); the others return the status for the test to check.
 inline v1::Room NewRoom(v1::Matchmaking::Stub* mm, const Guest& host,
                         v1::GameKind kind = v1::GAME_KIND_CHESS,
                         const v1::RoomSettings& settings = {}) {

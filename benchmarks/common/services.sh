@@ -9,7 +9,7 @@ free_port() {
 # at ADDR (for SERVICE, default the server as a whole) with the healthcheck binary until it
 # answers SERVING, for up to SECONDS (default 10); returns 1 if it never does.
 wait_serving() {
-  local check=$1 addr=$2 service=${3:-} tries=$((${4:-10} * 10))
+  local check=$1 addr=$2 service=${3:-} tries=$((${4:-10} * 10)) i
   for ((i = 0; i < tries; i++)); do
     "$check" --addr="$addr" ${service:+"--service=$service"} >/dev/null 2>&1 && return 0
     sleep 0.1
