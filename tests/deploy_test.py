@@ -263,6 +263,13 @@ class PromCase(unittest.TestCase):
                 return ok, last
             time.sleep(0.25)
 
+    def wait_for(self, read, accept, seconds=20):
+        """Reads read() until accept(value) holds or `seconds` pass: (accepted, last value)."""
+        def once():
+            value = read()
+            return bool(accept(value)), value
+        return self.poll(once, seconds)
+
     def ping_all(self, procs, n):
         for proc in procs:
             for _ in range(n):
@@ -345,8 +352,8 @@ class Stack(PromCase):
             self.assertEqual(ping(proc.addr, delay_ms=-1)[0].name, "INVALID_ARGUMENT")
         ping_q = 'sum by (job) (grpc_server_handled_total{grpc_service="tablero.v1.Ops", grpc_method="Ping", grpc_code="%s"})'
         want = ({s: 3.0 for s in SERVICES}, {s: 1.0 for s in SERVICES})
-        ok, got = self.poll(lambda: (lambda r: (r == want, r))(
-            (self.query(ping_q % "OK"), self.query(ping_q % "INVALID_ARGUMENT"))))
+        ok, got = self.wait_for(lambda: (self.query(ping_q % "OK"), self.query(ping_q % "INVALID_ARGUMENT")),
+                                lambda r: r == want)
         self.assertEqual(got, want, "3 OK and 1 INVALID_ARGUMENT ping per service, through Prometheus")
         self.assertEqual(self.query('sum by (job) (grpc_server_handling_seconds_count{grpc_method="Ping"})'),
                          {s: 4.0 for s in SERVICES})
@@ -373,8 +380,8 @@ class Stack(PromCase):
         for e in dashboard_exprs():
             q = e.replace("$__rate_interval", "1m").replace("$job", "|".join(SERVICES))
             self.prom("/api/v1/query", query=q)
-        ok, last = self.poll(lambda: (lambda r: (r and all(x > 0 for x in r.values()), r))(
-            self.query('sum by (job) (rate(grpc_server_handled_total{job=~"%s"}[5s]))' % "|".join(SERVICES))), 10)
+        rates = 'sum by (job) (rate(grpc_server_handled_total{job=~"%s"}[5s]))' % "|".join(SERVICES)
+        ok, last = self.wait_for(lambda: self.query(rates), lambda r: r and all(x > 0 for x in r.values()), 10)
         self.assertTrue(ok, f"the dashboard's request rate is 0 for a service: {last}")
         # The alert rules are loaded and none of them fires on a healthy stack.
         groups = self.prom("/api/v1/rules")["groups"]
@@ -557,10 +564,10 @@ class Dashboard(PromCase):
             return sorted(self.series(expr).values())
         db_wide = {'tablero_matchmaking_active_games{kind="chess"}': 3.0,
                    'tablero_matchmaking_queue_tickets{kind="shogi4"}': 2.0}
-        ok, got = self.poll(lambda: (lambda r: (r == {e: [v] * self.REPLICAS for e, v in db_wide.items()}, r))(
-            {e: every_replica(e) for e in db_wide}), 40)
+        ok, got = self.wait_for(lambda: {e: every_replica(e) for e in db_wide},
+                                lambda r: r == {e: [v] * self.REPLICAS for e, v in db_wide.items()}, 40)
         self.assertTrue(ok, f"replicas' database-wide gauges: {got}")
-        ok, got = self.poll(lambda: (lambda r: (r == truth, r))(shown()), 40)
+        ok, got = self.wait_for(shown, lambda r: r == truth, 40)
         for title in truth:
             self.assertEqual(got[title], truth[title], f"panel {title!r}: {panels[title]}")
         # The class of error this guards against: summing a database-wide gauge.
@@ -590,8 +597,8 @@ class Dashboard(PromCase):
             stub, g, _, seats = game(i, common.GAME_KIND_CHESS)
             play(stub, g, seats, ["g1f3", "g8f6", "f3g1", "f6g8"])
         calls = 'sum by (instance) (grpc_server_handled_total{job="rules", grpc_method="ApplyMove"})'
-        ok, per = self.poll(lambda: (lambda r: (len(r) == self.REPLICAS and all(v > 0 for v in r.values()), r))(
-            self.by(calls, "instance")), 20)
+        ok, per = self.wait_for(lambda: self.by(calls, "instance"),
+                                lambda r: len(r) == self.REPLICAS and all(v > 0 for v in r.values()))
         self.assertTrue(ok, f"rules: ApplyMove calls per replica {per}")
 
 
