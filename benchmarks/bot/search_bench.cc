@@ -5,18 +5,22 @@
 //
 //   search_bench --game=chess --budget_ms=1000
 //   search_bench --game=shogi4 --budget_ms=1000
+//   search_bench --game=shogi4 --moves_file=benchmarks/bot/shogi4_game_positions.txt
 //   search_bench --game=shogi4 --seed=1 --depth=5 --budget_ms=1000000   (time to depth 5)
 //
 // Chess positions are fixed FENs (opening, middlegames, endgames); four-player shogi
 // positions are the start and random walks of fixed length and seed from it (the engine's
-// move order, not the bot's, decides them). Prints one line per position and a total:
+// move order, not the bot's, decides them), or those of --moves_file (positions of games,
+// shogi4_game_positions.txt). Prints one line per position and a total:
 // nodes, milliseconds, thousands of nodes per second.
 #include <time.h>
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -33,6 +37,9 @@ ABSL_FLAG(uint64_t, seed, 0,
 ABSL_FLAG(int, depth, 0,
           "four-player shogi: > 0 stops each search after this depth (with a --budget_ms that "
           "does not stop it first, every version searches to the same depth: the time to it)");
+ABSL_FLAG(std::string, moves_file, "",
+          "four-player shogi: the positions are read from this file instead, one a line: a "
+          "position's text, \" | \", then the moves from it (move texts separated by spaces)");
 ABSL_FLAG(int, repeat, 1, "passes over the positions (the TT is kept between chess searches)");
 
 namespace {
@@ -67,6 +74,32 @@ std::vector<std::unique_ptr<Game>> Positions(const std::string& game) {
     }
   } else if (game == "shogi4") {
     params.kind = tablero::game::Kind::kShogi4;
+    if (const std::string file = absl::GetFlag(FLAGS_moves_file); !file.empty()) {
+      std::ifstream in(file);
+      if (!in) {
+        fprintf(stderr, "cannot read %s\n", file.c_str());
+        exit(2);
+      }
+      for (std::string line; std::getline(in, line);) {
+        const size_t bar = line.find(" | ");
+        auto start = tablero::games::FromPosition(params, line.substr(0, bar));
+        if (bar == std::string::npos || !start.ok()) {
+          fprintf(stderr, "%s: not a position | moves line: %s\n", file.c_str(), line.c_str());
+          exit(2);
+        }
+        auto g = std::move(*start);
+        std::istringstream moves(line.substr(bar + 3));
+        for (std::string text; moves >> text;) {
+          auto m = g->ParseMove(text);
+          if (!m.ok() || !g->Play(*m).ok()) {
+            fprintf(stderr, "%s: move %s refused\n", file.c_str(), text.c_str());
+            exit(2);
+          }
+        }
+        if (!g->result().over) out.push_back(std::move(g));
+      }
+      return out;
+    }
     std::mt19937_64 rng(20261203);
     for (int plies : {0, 8, 16, 24, 32, 40, 48, 56}) {
       auto g = *tablero::games::NewGame(params);

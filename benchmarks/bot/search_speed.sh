@@ -24,8 +24,9 @@ baselines=("${@:2}")
 bench="$bin_dir/search_bench"
 sf=${STOCKFISH:-$(command -v stockfish || echo /usr/games/stockfish)}
 # Node budgets: 1M nodes per chess position, 200k per four-player shogi position.
-declare -A budget=([chess]=4000 [shogi4]=10000)
+declare -A budget=([chess]=4000 [shogi4]=10000 [shogi4_games]=10000)
 repeats=${REPEATS:-2}
+positions=$(dirname "$0")/shogi4_game_positions.txt
 [[ -x "$bench" ]] || { echo "no search_bench at $bench" >&2; exit 2; }
 [[ -x "$sf" ]] || { echo "no Stockfish at $sf (set STOCKFISH)" >&2; exit 2; }
 for b in "${baselines[@]}"; do [[ -x "$b" ]] || { echo "no baseline at $b" >&2; exit 2; }; done
@@ -42,38 +43,46 @@ run_sf() {
   awk -v n="$nodes" -v w="$wall" -v c="$cpu" 'BEGIN { printf "%d %d\n", w, n / c }'
 }
 
-# search_bench BINARY GAME -> "wall_nps cpu_nps"
+# search_bench BINARY GAME -> "wall_nps cpu_nps". shogi4_games: four-player shogi on the
+# positions of games the bot played (shogi4_game_positions.txt, made by game_positions.sh).
 run_bot() {
-  "$1" --game="$2" --budget_ms="${budget[$2]}" --seed=1 | awk '/^total/ { printf "%d %d\n", $10, $12 }'
+  local args=(--game="$2")
+  [[ $2 == shogi4_games ]] && args=(--game=shogi4 --moves_file="$positions")
+  "$1" "${args[@]}" --budget_ms="${budget[$2]}" --seed=1 |
+    awk '/^total/ { printf "%d %d\n", $10, $12 }'
 }
 
 declare -A wall cpu
 add() {  # add NAME "wall cpu": keep the best of the repeats
+  [[ $2 =~ ^[0-9]+\ [0-9]+$ ]] || { echo "search_speed.sh: the $1 run printed no speed" >&2; exit 1; }
   local w=${2% *} c=${2#* }
   if [[ -z "${wall[$1]:-}" || $w -gt ${wall[$1]} ]]; then wall[$1]=$w; fi
   if [[ -z "${cpu[$1]:-}" || $c -gt ${cpu[$1]} ]]; then cpu[$1]=$c; fi
 }
 
-names=(stockfish chess shogi4)
-for i in "${!baselines[@]}"; do names+=("chess_baseline$((i + 1))" "shogi4_baseline$((i + 1))"); done
+games=(chess shogi4 shogi4_games)
+names=(stockfish "${games[@]}")
+for i in "${!baselines[@]}"; do
+  for g in "${games[@]}"; do names+=("${g}_baseline$((i + 1))"); done
+done
 for ((k = 0; k < repeats; k++)); do
   add stockfish "$(run_sf)"
-  for g in chess shogi4; do
-    add $g "$(run_bot "$bench" $g)"
+  for g in "${games[@]}"; do
+    add "$g" "$(run_bot "$bench" "$g")"
     for i in "${!baselines[@]}"; do
-      add "${g}_baseline$((i + 1))" "$(run_bot "${baselines[$i]}" $g)"
+      add "${g}_baseline$((i + 1))" "$(run_bot "${baselines[$i]}" "$g")"
     done
   done
 done
 
 echo "Stockfish: $(echo quit | "$sf" | head -1); bot: seeded, best of $repeats"
-printf '%-16s %12s %12s\n' program wall_nps cpu_nps
-for n in "${names[@]}"; do printf '%-16s %12d %12d\n' "$n" "${wall[$n]}" "${cpu[$n]}"; done
+printf '%-24s %12s %12s\n' program wall_nps cpu_nps
+for n in "${names[@]}"; do printf '%-24s %12d %12d\n' "$n" "${wall[$n]}" "${cpu[$n]}"; done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 echo "chess / stockfish: wall $(ratio "${wall[chess]}" "${wall[stockfish]}")," \
   "cpu $(ratio "${cpu[chess]}" "${cpu[stockfish]}")"
 for i in "${!baselines[@]}"; do
-  for g in chess shogi4; do
+  for g in "${games[@]}"; do
     b="${g}_baseline$((i + 1))"
     echo "$g new / baseline$((i + 1)) ($(basename "${baselines[$i]}")): wall" \
       "$(ratio "${wall[$g]}" "${wall[$b]}"), cpu $(ratio "${cpu[$g]}" "${cpu[$b]}")"
