@@ -4,7 +4,7 @@
 # that a script finishes and prints its result line is checked, never a figure: speed is
 # shown by running the benchmarks, not asserted in tests.
 #   tests/bench_smoke_test.sh CASE BUILD_DIR
-# CASE: rules, bot, rating, matchmaking, watch, search, ladder or elo.
+# CASE: rules, bot, rating, matchmaking, watch, search, positions, ladder or elo.
 set -euo pipefail
 name=${1:?usage: $0 CASE BUILD_DIR}
 build=${2:?usage: $0 CASE BUILD_DIR}
@@ -51,6 +51,7 @@ case $name in
     run '^chess / stockfish: wall [0-9.]+, cpu [0-9.]+$' env REPEATS=1 \
       benchmarks/bot/search_speed.sh "$build/bin"
     ;;
+  positions) run '^[^|]+ \| [^ ]+' env GAMES=1 benchmarks/bot/game_positions.sh "$build/bin" ;;
   ladder) run '^ +2-1 +[0-9]+ ' env GAMES=2 LEVELS=2 benchmarks/bot/ladder.sh chess "$build" ;;
   elo) run '^1 +[0-9]+ ' env GAMES=2 LEVELS=1 benchmarks/bot/elo.sh "$build" ;;
   *)
