@@ -199,6 +199,17 @@ class CliTmux(unittest.TestCase):
         t.wait_text('[Black "CPU (level 10)"]')
         self.assertIn('[Result "*"]', t.screen())
 
+    def test_unknown_rating_pool_is_refused(self):
+        # Refused by the client before any call, with the names it takes (not another
+        # pool's leaderboard under the name typed).
+        env = dict(os.environ, XDG_CONFIG_HOME=self.home, TABLERO_SERVER=self.mm_addr)
+        r = subprocess.run([os.path.join(BIN, "tablero"), "leaderboard", "go"], env=env,
+                           capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stdout, "")
+        self.assertIn("error: unknown rating pool go (chess, shogi4, shogi4-pairs, checkers)",
+                      r.stderr)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <utility>
 
 #include "libs/games/kinds.h"
 
@@ -131,6 +132,33 @@ v1::GameKind ParseKind(const std::string& s) {
 
 std::string KindName(v1::GameKind k) {
   return games::ProtoKind(k) ? std::string(games::KindName(k)) : "?";
+}
+
+namespace {
+constexpr std::pair<v1::RatingPool, const char*> kPools[] = {
+    {v1::RATING_POOL_CHESS, "chess"},
+    {v1::RATING_POOL_SHOGI4_SINGLES, "shogi4"},
+    {v1::RATING_POOL_SHOGI4_PAIRS, "shogi4-pairs"},
+    {v1::RATING_POOL_CHECKERS, "checkers"},
+};
+}  // namespace
+
+v1::RatingPool ParsePool(const std::string& s) {
+  for (const auto& [pool, name] : kPools)
+    if (s == name) return pool;
+  return v1::RATING_POOL_UNSPECIFIED;
+}
+
+std::string PoolName(v1::RatingPool p) {
+  for (const auto& [pool, name] : kPools)
+    if (p == pool) return name;
+  return "?";
+}
+
+std::string PoolNames() {
+  std::string out;
+  for (const auto& [pool, name] : kPools) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
 }
 
 int Fail(const grpc::Status& s) {

@@ -55,6 +55,13 @@ class Client {
 v1::GameKind ParseKind(const std::string& s);
 // games::KindName, or "?" for a kind no row has.
 std::string KindName(v1::GameKind k);
+// Rating pools by the names the client takes and prints: "chess", "shogi4",
+// "shogi4-pairs", "checkers". ParsePool: UNSPECIFIED if unknown; PoolName: "?" for a pool
+// no row has.
+v1::RatingPool ParsePool(const std::string& s);
+std::string PoolName(v1::RatingPool p);
+// The names ParsePool takes, as "chess, shogi4, shogi4-pairs, checkers".
+std::string PoolNames();
 // Prints "error: <code>: <message>" to stderr; returns 1 (the exit code).
 int Fail(const grpc::Status& s);
 

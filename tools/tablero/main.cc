@@ -155,12 +155,13 @@ int Main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "leaderboard") {
-    std::string pool = a.pos.size() > 1 ? a.pos[1] : "chess";
+    const std::string pool = a.pos.size() > 1 ? a.pos[1] : "chess";
     v1::GetLeaderboardRequest q;
-    q.set_pool(pool == "shogi4" || pool == "shogi" ? v1::RATING_POOL_SHOGI4_SINGLES
-               : pool == "shogi4-pairs"            ? v1::RATING_POOL_SHOGI4_PAIRS
-               : pool == "checkers"                ? v1::RATING_POOL_CHECKERS
-                                                   : v1::RATING_POOL_CHESS);
+    q.set_pool(ParsePool(pool));
+    if (q.pool() == v1::RATING_POOL_UNSPECIFIED) {
+      std::cerr << "error: unknown rating pool " << pool << " (" << PoolNames() << ")\n";
+      return 2;
+    }
     v1::GetLeaderboardResponse r;
     s = c.rating()->GetLeaderboard(c.Ctx(false).get(), q, &r);
     if (!s.ok()) return Fail(s);
@@ -299,11 +300,10 @@ int Main(int argc, char** argv) {
     v1::GetRatingsResponse r;
     s = c.rating()->GetRatings(c.Ctx(false).get(), q, &r);
     if (!s.ok()) return Fail(s);
-    static const char* kPool[] = {"?", "chess", "shogi4", "shogi4-pairs", "checkers"};
     for (const auto& p : r.ratings()) {
-      std::cout << kPool[p.pool() >= 0 && p.pool() <= 4 ? p.pool() : 0] << ": "
-                << static_cast<int>(p.rating() + 0.5) << (p.provisional() ? "?" : "") << " (RD "
-                << static_cast<int>(p.rd() + 0.5) << ", " << p.games() << " games)\n";
+      std::cout << PoolName(p.pool()) << ": " << static_cast<int>(p.rating() + 0.5)
+                << (p.provisional() ? "?" : "") << " (RD " << static_cast<int>(p.rd() + 0.5) << ", "
+                << p.games() << " games)\n";
     }
     return 0;
   }
