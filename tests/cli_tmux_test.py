@@ -6,7 +6,9 @@ The session: `tablero play chess --cpu 1` creates a room against the CPU and sta
 the user plays e2e4, sees the CPU answer and the board redrawn; quits and reopens the
 room with the same identity (kept in $XDG_CONFIG_HOME/tablero/identity, mode 0600) and is
 back on the White seat; leaves the room (the CPU takes the seat), joins again with the
-invite code, gets the seat back and plays a legal move listed by `moves`.
+invite code, gets the seat back and plays a legal move listed by `moves`. Arguments the
+client cannot send (an unknown game or rating pool, an --opt without '=') are refused
+before any call.
 
 Environment: TABLERO_SOURCE_DIR, TABLERO_BIN_DIR (set by ctest), TABLERO_TEST_DATABASE_URL.
 Needs tmux (scripts/deps.sh installs it).
@@ -199,17 +201,21 @@ class CliTmux(unittest.TestCase):
         t.wait_text('[Black "CPU (level 10)"]')
         self.assertIn('[Result "*"]', t.screen())
 
-    def test_unknown_rating_pool_is_refused(self):
-        # Refused by the client before any call, with the names it takes (not another
-        # pool's leaderboard under the name typed).
+    def test_bad_arguments_are_refused_before_any_call(self):
+        # Refused by the client with what it takes, exit 2 (not sent as another request:
+        # another pool's leaderboard under the name typed, a queue for no game, an option
+        # dropped).
         env = dict(os.environ, XDG_CONFIG_HOME=self.home, TABLERO_SERVER=self.mm_addr)
-        r = subprocess.run([os.path.join(BIN, "tablero"), "leaderboard", "go"], env=env,
-                           capture_output=True, text=True, timeout=30)
-        self.assertEqual(r.returncode, 2)
-        self.assertEqual(r.stdout, "")
-        self.assertIn("error: unknown rating pool go (chess, shogi4, shogi4-pairs, checkers)",
-                      r.stderr)
-
+        for args, message in [
+                (["leaderboard", "go"],
+                 "error: unknown rating pool go (chess, shogi4, shogi4-pairs, checkers)"),
+                (["quick", "go"], "error: unknown game go (chess, shogi4, checkers)"),
+                (["quick", "chess", "--opt", "draw_mode"],
+                 "error: --opt wants NAME=VALUE, got draw_mode")]:
+            r = subprocess.run([os.path.join(BIN, "tablero"), *args], env=env,
+                               capture_output=True, text=True, timeout=30)
+            self.assertEqual((r.returncode, r.stdout), (2, ""), args)
+            self.assertIn(message, r.stderr, args)
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

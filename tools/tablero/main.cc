@@ -52,6 +52,27 @@ std::string Env(const char* name, const std::string& def) {
   return v != nullptr && *v != '\0' ? v : def;
 }
 
+// The game named `name` into *kind; false (with a message) for a name no game has.
+bool KindArg(const std::string& name, v1::GameKind* kind) {
+  *kind = ParseKind(name);
+  if (*kind != v1::GAME_KIND_UNSPECIFIED) return true;
+  std::cerr << "error: unknown game " << name << " (chess, shogi4, checkers)\n";
+  return false;
+}
+
+// Every --opt NAME=VALUE into `options`. False (with a message) on one without '='.
+bool ApplyOpts(const Args& a, google::protobuf::Map<std::string, std::string>* options) {
+  for (const std::string& o : a.opts) {
+    size_t eq = o.find('=');
+    if (eq == std::string::npos) {
+      std::cerr << "error: --opt wants NAME=VALUE, got " << o << "\n";
+      return false;
+    }
+    (*options)[o.substr(0, eq)] = o.substr(eq + 1);
+  }
+  return true;
+}
+
 // Applies SETTINGS flags on top of `s`. False (with a message) on bad values.
 bool ApplySettings(const Args& a, v1::RoomSettings* s) {
   auto num = [&](const char* k, auto set) {
@@ -64,15 +85,7 @@ bool ApplySettings(const Args& a, v1::RoomSettings* s) {
   num("seats", [&](int v) { s->set_seat_count(v); });
   num("turn", [&](int v) { s->set_turn_time_limit_seconds(v); });
   num("first", [&](int v) { s->set_first_seat(v); });
-  for (const std::string& o : a.opts) {
-    size_t eq = o.find('=');
-    if (eq == std::string::npos) {
-      std::cerr << "error: --opt wants NAME=VALUE, got " << o << "\n";
-      return false;
-    }
-    (*s->mutable_options())[o.substr(0, eq)] = o.substr(eq + 1);
-  }
-  return true;
+  return ApplyOpts(a, s->mutable_options());
 }
 
 void PrintRoom(const v1::Room& r) {
@@ -84,6 +97,7 @@ void PrintRoom(const v1::Room& r) {
             << "Settings: ranked=" << (r.settings().ranked() ? "yes" : "no")
             << " cpu_level=" << r.settings().cpu_level() << " seats=" << r.settings().seat_count()
             << " turn_limit=" << r.settings().turn_time_limit_seconds() << "s";
+  if (r.kind() != v1::GAME_KIND_CHESS) std::cout << " first_seat=" << r.settings().first_seat();
   for (const auto& [k, v] : r.settings().options()) std::cout << " " << k << "=" << v;
   std::cout << "\nMembers:";
   for (const auto& m : r.members()) {
@@ -221,12 +235,9 @@ int Main(int argc, char** argv) {
       (cmd == "play" && a.pos.size() > 1 && ParseKind(a.pos[1]) != v1::GAME_KIND_UNSPECIFIED)) {
     if (int rc = NeedArgs(a, 2)) return rc;
     v1::CreateRoomRequest q;
-    q.set_kind(ParseKind(a.pos[1]));
-    if (q.kind() == v1::GAME_KIND_UNSPECIFIED) {
-      std::cerr << "error: unknown game " << a.pos[1] << " (chess, shogi4, checkers)\n";
-      return 2;
-    }
-    if (!ApplySettings(a, q.mutable_settings())) return 2;
+    v1::GameKind kind;
+    if (!KindArg(a.pos[1], &kind) || !ApplySettings(a, q.mutable_settings())) return 2;
+    q.set_kind(kind);
     if (cmd == "play" && q.settings().seat_count() == 0)  // one human and the CPU
       q.mutable_settings()->set_seat_count(q.kind() == v1::GAME_KIND_SHOGI4 ? 4 : 2);
     v1::Room room;
@@ -249,12 +260,10 @@ int Main(int argc, char** argv) {
   if (cmd == "quick") {  // quick match: a ranked game with players of similar rating
     if (int rc = NeedArgs(a, 2)) return rc;
     v1::JoinQueueRequest q;
-    q.set_kind(ParseKind(a.pos[1]));
+    v1::GameKind kind;
+    if (!KindArg(a.pos[1], &kind) || !ApplyOpts(a, q.mutable_options())) return 2;
+    q.set_kind(kind);
     if (a.flags.count("players")) q.set_player_count(std::atoi(a.flags["players"].c_str()));
-    for (const std::string& o : a.opts) {
-      size_t eq = o.find('=');
-      if (eq != std::string::npos) (*q.mutable_options())[o.substr(0, eq)] = o.substr(eq + 1);
-    }
     v1::Ticket t;
     s = c.mm()->JoinQueue(c.Ctx().get(), q, &t);
     if (!s.ok()) return Fail(s);
