@@ -86,9 +86,11 @@ constexpr Geometry MakeGeometry() {
     for (int h = 0; h < kHoles; ++h) {
       int best10 = 99, best15 = 99;
       for (int t = 0; t < kHoles; ++t) {
-        int d = CubeDistance(g.q[h], g.r[h], g.q[t], g.r[t]);
-        if (g.point_set[p].has(t) && d < best10) best10 = d;
-        if (g.camp15[p].has(t) && d < best15) best15 = d;
+        const bool in10 = g.point_set[p].has(t), in15 = g.camp15[p].has(t);
+        if (!in10 && !in15) continue;  // (keeps the constant evaluation within clang's steps)
+        const int d = CubeDistance(g.q[h], g.r[h], g.q[t], g.r[t]);
+        if (in10 && d < best10) best10 = d;
+        if (in15 && d < best15) best15 = d;
       }
       g.dist_point[p][h] = static_cast<uint8_t>(best10);
       g.dist_camp15[p][h] = static_cast<uint8_t>(best15);

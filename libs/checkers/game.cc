@@ -117,7 +117,10 @@ absl::StatusOr<game::Move> CheckersGame::ParseMove(absl::string_view text) const
   if (!path.ok()) return path.status();
   auto legal = Resolve(*std::move(path));
   if (!legal.ok()) return legal.status();
-  Parsed& p = parsed_.emplace();
+  // (Parsed{}, not emplace(): clang, which clang-tidy parses with, instantiates the
+  // member's std::optional<Parsed> before Parsed's member initializers are parsed, finds
+  // Parsed not default-constructible then, and keeps that answer.)
+  Parsed& p = parsed_.emplace(Parsed{});
   p.seat = st_.to_move;
   p.path = *std::move(legal);
   return Answer(p.seat, p.path);

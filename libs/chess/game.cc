@@ -118,7 +118,10 @@ absl::StatusOr<game::Move> ChessGame::ParseMove(absl::string_view text) const {
   // What the position after m needs: the SAN's check suffix and, in Play, the endings.
   Position next = pos_;
   next.PlayMove(*m);
-  Parsed& p = parsed_.emplace();
+  // (Parsed{}, not emplace(): clang, which clang-tidy parses with, instantiates the
+  // member's std::optional<Parsed> before Parsed's member initializers are parsed, finds
+  // Parsed not default-constructible then, and keeps that answer.)
+  Parsed& p = parsed_.emplace(Parsed{});
   p.m = *m;
   p.key = RepetitionKey(next);
   p.check = next.InCheck();
