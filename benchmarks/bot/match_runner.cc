@@ -82,6 +82,9 @@ struct Player {
   const tablero::bot::ChessEvalParams* eval = nullptr;  // chess: the table its search uses
   bool net_set = false;  // chess: `net` replaces the shipped network (null: none)
   const tablero::bot::ChessNet* net = nullptr;
+  // What `eval` and `net` point to when read from a file.
+  std::unique_ptr<const tablero::bot::ChessEvalParams> eval_read;
+  std::unique_ptr<const tablero::bot::ChessNet> net_read;
 };
 
 struct Stats {
@@ -205,10 +208,13 @@ double PlayGame(std::unique_ptr<Game> g, int a_seat, const Player& a, const Play
   return others ? s / others : 0.5;
 }
 
-// --a_eval / --b_eval: null for the shipped table.
-const tablero::bot::ChessEvalParams* LoadEval(const std::string& spec) {
-  if (spec.empty()) return nullptr;
-  if (spec == "handcrafted") return &tablero::bot::HandcraftedChessEvalParams();
+// --a_eval / --b_eval into the player (none: the shipped table).
+void LoadEval(const std::string& spec, Player* player) {
+  if (spec.empty()) return;
+  if (spec == "handcrafted") {
+    player->eval = &tablero::bot::HandcraftedChessEvalParams();
+    return;
+  }
   std::string text;
   if (FILE* f = fopen(spec.c_str(), "r")) {
     char buf[4096];
@@ -224,7 +230,8 @@ const tablero::bot::ChessEvalParams* LoadEval(const std::string& spec) {
     fprintf(stderr, "%s: %s\n", spec.c_str(), std::string(p.status().message()).c_str());
     exit(2);
   }
-  return new tablero::bot::ChessEvalParams(*p);  // lives as long as the run
+  player->eval_read = std::make_unique<const tablero::bot::ChessEvalParams>(*p);
+  player->eval = player->eval_read.get();
 }
 
 // --a_net / --b_net into the player.
@@ -240,7 +247,8 @@ void LoadNet(const std::string& spec, Player* p) {
             in ? std::string(net.status().message()).c_str() : "cannot read");
     exit(2);
   }
-  p->net = net->release();  // lives as long as the run
+  p->net_read = *std::move(net);
+  p->net = p->net_read.get();
 }
 
 Player ParsePlayer(const std::string& text) {
@@ -295,8 +303,8 @@ int main(int argc, char** argv) {
   } else {
     b = ParsePlayer(b_name);
   }
-  a.eval = LoadEval(absl::GetFlag(FLAGS_a_eval));
-  b.eval = LoadEval(absl::GetFlag(FLAGS_b_eval));
+  LoadEval(absl::GetFlag(FLAGS_a_eval), &a);
+  LoadEval(absl::GetFlag(FLAGS_b_eval), &b);
   LoadNet(absl::GetFlag(FLAGS_a_net), &a);
   LoadNet(absl::GetFlag(FLAGS_b_net), &b);
 

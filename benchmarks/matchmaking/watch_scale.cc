@@ -707,7 +707,8 @@ int RunHold() {
   std::vector<Member> members = MakeMembers(n, rooms);
   int opened = 0, refused = 0;
   double open_s = 0;
-  auto streams = Open(members, &opened, &refused, &open_s);
+  // Held open (never read) until the process is killed.
+  [[maybe_unused]] const auto streams = Open(members, &opened, &refused, &open_s);
   std::printf("holding %d streams (refused %d)\n", opened, refused);
   std::fflush(stdout);
   while (true) std::this_thread::sleep_for(std::chrono::seconds(60));
