@@ -32,8 +32,10 @@ run() {
 case $name in
   rules) run '^ratio=[0-9.]+$' env SECONDS_EACH=1 benchmarks/rules/rules_load.sh "$build" ;;
   bot)
+    # bot_load exits 1 when p99 is over budget + slack: a slack of a minute keeps a busy
+    # machine (ctest runs tests side by side) from failing a test that checks no figure.
     run '^2 +4 ' benchmarks/bot/bot_load.sh "$build" --games=chess --concurrency=1,2 --calls=2 \
-      --budget_ms=50
+      --budget_ms=50 --slack_ms=60000
     ;;
   rating)
     run '^ratio of best rates: [0-9.]+%' env SECONDS_EACH=1 ROUNDS=1 SCALE=1 \
