@@ -13,6 +13,7 @@ before any call.
 Environment: TABLERO_SOURCE_DIR, TABLERO_BIN_DIR (set by ctest), TABLERO_TEST_DATABASE_URL.
 Needs tmux (scripts/deps.sh installs it).
 """
+import itertools
 import os
 import re
 import shutil
@@ -30,8 +31,12 @@ from e2e_python_test import BIN, Service  # noqa: E402  (same folder)
 class Tmux:
     """One tmux server on its own socket, one window running a plain shell."""
 
+    servers = itertools.count()
+
     def __init__(self, env):
-        self.sock = f"tablero-cli-{os.getpid()}"
+        # A socket per server: a test's server may still be shutting down when the next
+        # test starts its own.
+        self.sock = f"tablero-cli-{os.getpid()}-{next(Tmux.servers)}"
         full = {"PATH": BIN + ":" + os.environ.get("PATH", "/usr/bin:/bin"), "TERM": "xterm",
                 "LANG": "C.UTF-8", "PS1": "$ ", "HOME": env["XDG_CONFIG_HOME"]}
         full.update(env)
