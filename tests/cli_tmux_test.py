@@ -8,7 +8,7 @@ room with the same identity (kept in $XDG_CONFIG_HOME/tablero/identity, mode 060
 back on the White seat; leaves the room (the CPU takes the seat), joins again with the
 invite code, gets the seat back and plays a legal move listed by `moves`. Arguments the
 client cannot send (an unknown game or rating pool, an --opt without '=') are refused
-before any call.
+by the client: no request carries them.
 
 Environment: TABLERO_SOURCE_DIR, TABLERO_BIN_DIR (set by ctest), TABLERO_TEST_DATABASE_URL.
 Needs tmux (scripts/deps.sh installs it).
@@ -206,7 +206,7 @@ class CliTmux(unittest.TestCase):
         t.wait_text('[Black "CPU (level 10)"]')
         self.assertIn('[Result "*"]', t.screen())
 
-    def test_bad_arguments_are_refused_before_any_call(self):
+    def test_bad_arguments_are_refused_by_the_client(self):
         # Refused by the client with what it takes, exit 2 (not sent as another request:
         # another pool's leaderboard under the name typed, a queue for no game, an option
         # dropped).

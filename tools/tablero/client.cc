@@ -10,6 +10,8 @@
 #include <iostream>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "libs/games/kinds.h"
 
 namespace tablero::cli {
@@ -134,6 +136,12 @@ std::string KindName(v1::GameKind k) {
   return games::ProtoKind(k) ? std::string(games::KindName(k)) : "?";
 }
 
+std::string KindNames() {
+  return absl::StrJoin(games::kKinds, ", ", [](std::string* out, const games::KindRow& row) {
+    absl::StrAppend(out, games::KindName(row.proto));
+  });
+}
+
 namespace {
 constexpr std::pair<v1::RatingPool, const char*> kPools[] = {
     {v1::RATING_POOL_CHESS, "chess"},
@@ -156,9 +164,8 @@ std::string PoolName(v1::RatingPool p) {
 }
 
 std::string PoolNames() {
-  std::string out;
-  for (const auto& [pool, name] : kPools) out += (out.empty() ? "" : ", ") + std::string(name);
-  return out;
+  return absl::StrJoin(kPools, ", ",
+                       [](std::string* out, const auto& row) { out->append(row.second); });
 }
 
 int Fail(const grpc::Status& s) {

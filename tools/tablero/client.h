@@ -55,6 +55,8 @@ class Client {
 v1::GameKind ParseKind(const std::string& s);
 // games::KindName, or "?" for a kind no row has.
 std::string KindName(v1::GameKind k);
+// The names ParseKind takes first, as "chess, shogi4, checkers".
+std::string KindNames();
 // Rating pools by the names the client takes and prints: "chess", "shogi4",
 // "shogi4-pairs", "checkers". ParsePool: UNSPECIFIED if unknown; PoolName: "?" for a pool
 // no row has.

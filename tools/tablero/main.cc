@@ -56,7 +56,7 @@ std::string Env(const char* name, const std::string& def) {
 bool KindArg(const std::string& name, v1::GameKind* kind) {
   *kind = ParseKind(name);
   if (*kind != v1::GAME_KIND_UNSPECIFIED) return true;
-  std::cerr << "error: unknown game " << name << " (chess, shogi4, checkers)\n";
+  std::cerr << "error: unknown game " << name << " (" << KindNames() << ")\n";
   return false;
 }
 
