@@ -132,6 +132,9 @@ test("invite link: the friend joins from another profile and sees the host's mov
   await friend.page.waitForSelector('[data-square="e2"]');
   // The friend plays Black: the board is turned (a8 in the bottom-right corner's rank).
   assert.match(await status(friend.page), /White.*to move/);
+  // The board is drawn before the page knows whose turn it is; a click before that is
+  // not a move.
+  assert.ok(await waitMyTurn(host.page));
   await host.page.click('[data-square="e2"]');
   await host.page.click('[data-square="e4"]');
   await friend.page.waitForSelector('[data-square="e4"] [data-piece="wP"]');
@@ -241,6 +244,7 @@ test("reload reclaims the seat; an absent player's seat is shown as played by th
   await host.page.waitForFunction(() => document.querySelectorAll('[data-testid="member"]').length === 2);
   await host.page.click('[data-testid="start-game"]');
   await host.page.waitForSelector('[data-square="e2"]');
+  assert.ok(await waitMyTurn(host.page));
   await host.page.click('[data-square="e2"]');
   await host.page.click('[data-square="e4"]');
   await friend.page.waitForSelector('[data-square="e4"] [data-piece="wP"]');
