@@ -27,7 +27,14 @@ async function route() {
     if (mine === generation) dispose = d;
     else d();
   } catch (e) {
-    main.replaceChildren(h("p", { class: "msg error", "data-testid": "page-error" }, describeError(e)), h("a", { href: "/", "data-link": true }, "Home"));
+    if (mine !== generation) return;
+    // Say what went wrong and what to do: try again (the server may be back), or go home.
+    main.replaceChildren(
+      h("p", { class: "msg error", "data-testid": "page-error", role: "alert" }, describeError(e)),
+      h("div", { class: "buttons" },
+        h("button", { class: "primary", "data-testid": "page-retry", onclick: () => void route() }, "Try again"),
+        h("a", { href: "/", "data-link": true }, "Home")),
+    );
   }
 }
 

@@ -465,3 +465,44 @@ test("four-player shogi seen from West: the board and hands turn with the seat",
   await host.context.close();
   await friend.context.close();
 });
+
+test("the server out of reach: the page says so and offers to try again; a move not sent is not 'refused'; a lost stream shows at the top", async () => {
+  const { context, page } = await profile(browser, stack.base, { phone: true });
+  const shot = shooter("unreachable");
+  const api = /\/tablero\.v1\./;
+  // Nothing answers: the first page says what is wrong and what to do (not "Failed to fetch").
+  await page.route(api, (r) => r.abort());
+  await page.goto("/");
+  await page.waitForSelector('[data-testid="page-error"]');
+  assert.match(await page.locator('[data-testid="page-error"]').textContent(), /^Cannot reach the server: check your connection, then try again\.$/);
+  await shot(page, "home-unreachable");
+  await page.unroute(api);
+  await page.click('[data-testid="page-retry"]');
+  await page.waitForSelector('[data-testid="play-cpu"]');
+  // A move the server never got.
+  await newGame(page, "chess");
+  assert.ok(await waitMyTurn(page));
+  await page.route(/MakeMove$/, (r) => r.abort());
+  await page.click('[data-square="e2"]');
+  await page.waitForSelector('[data-square="e2"].selected');
+  await page.click('[data-square="e4"]');
+  await page.waitForSelector('[data-testid="error"]');
+  assert.match(await page.locator('[data-testid="error"]').textContent(), /^Move e2e4 not sent\. Cannot reach the server/);
+  await shot(page, "move-not-sent");
+  await page.unroute(/MakeMove$/);
+  // The room's stream cannot be had: the banner is at the top of the phone's screen.
+  await page.route(/WatchBatches$/, (r) => r.fulfill({ status: 503, body: "" }));
+  await page.reload();
+  const banner = page.locator('[data-testid="connection"]');
+  await page.waitForSelector('[data-testid="connection"]:has-text("Connection lost")');
+  const box = await banner.boundingBox();
+  assert.ok(box && box.y >= 0 && box.y + box.height <= 844, `the banner is on screen (${JSON.stringify(box)})`);
+  await shot(page, "stream-lost");
+  await page.unroute(/WatchBatches$/);
+  await page.waitForFunction(() => document.querySelector('[data-testid="connection"]').textContent === "", null, { timeout: 20000 });
+  await page.click('[data-square="e2"]');
+  await page.click('[data-square="e4"]');
+  await waitMoves(page, 1);
+  noErrors(page);
+  await context.close();
+});

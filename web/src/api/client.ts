@@ -45,8 +45,22 @@ export function ensureIdentity(): Promise<Identity> {
   return ensuring;
 }
 
-/** A message fit to show a player for a failed call. */
+/** The call never got an answer from the services: the network, the gateway or a service is down. */
+export function unreachable(e: unknown): boolean {
+  const err = ConnectError.from(e);
+  // fetch() itself failing ("Failed to fetch") is a TypeError; an HTTP 502/503/504, or a
+  // proxy that cannot reach the service, is UNAVAILABLE.
+  return err.code === Code.Unavailable || (err.code === Code.Unknown && err.cause instanceof TypeError);
+}
+
+export const UNREACHABLE = "Cannot reach the server: check your connection, then try again.";
+
+/** A message fit to show a player for a failed call (never a bare "Failed to fetch" or "HTTP 503"). */
 export function describeError(e: unknown): string {
   const err = ConnectError.from(e);
-  return err.rawMessage || Code[err.code] || String(e);
+  if (unreachable(err)) return UNREACHABLE;
+  if (err.code === Code.DeadlineExceeded) return "The server took too long to answer: try again.";
+  if (err.code === Code.Internal) return "Something went wrong on the server: try again.";
+  const text = err.rawMessage || Code[err.code] || String(e);
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,7 +1,7 @@
 // A game on screen: seats, board, status, turn timer, move list, actions and a typed-move
 // box. Fed by snapshots (GetGame, MakeMove answers) and Watch events; every input is
 // idempotent by ply, so a resumed stream may repeat what a snapshot already showed.
-import { matchmaking, describeError, rating } from "../api/client.js";
+import { matchmaking, describeError, rating, unreachable, UNREACHABLE } from "../api/client.js";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { GameKind, type Move } from "../gen/tablero/v1/common_pb.js";
@@ -222,7 +222,8 @@ export class GameScreen {
       if (r.game && r.move) this.setGame(r.game, r.move);
     } catch (e) {
       this.picker = emptyPicker();
-      showMessage(`Move ${text} refused: ${describeError(e)}`);
+      // A move the server never got was not refused: say so, and that it can be tried again.
+      showMessage(unreachable(e) ? `Move ${text} not sent. ${UNREACHABLE}` : `Move ${text} refused: ${describeError(e)}`);
       if (ConnectError.from(e).code === Code.Aborted) {
         const g = await matchmaking.getGame({ gameId: this.game.id });
         this.setGame(g);

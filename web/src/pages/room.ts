@@ -20,7 +20,9 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
   const header = h("section", { class: "room-head" });
   const lobby = h("section", { class: "lobby" });
   const gameSlot = h("div", { class: "game-slot" });
-  const link = h("div", { class: "live", "data-testid": "connection" });
+  // Pinned to the top of the screen while the room's stream is down (below the board it
+  // was out of sight on a phone, and the page still said "Your turn").
+  const link = h("div", { class: "live", "data-testid": "connection", role: "status" });
   root.replaceChildren(header, lobby, gameSlot, link);
 
   const isHost = () => room.hostPlayerId === me.playerId;
@@ -143,7 +145,7 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
     },
     closed: () => showMessage("This room is closed.", "info"),
     connection: (up) => {
-      link.textContent = up ? "" : "Reconnecting…";
+      link.textContent = up ? "" : "Connection lost: reconnecting…";
     },
   });
   return () => {
