@@ -406,6 +406,8 @@ test("Chinese Checkers jump entered hole by hole without highlights", async () =
   const v0 = await version();
   await page.uncheck('[data-testid="setting-legal"]');
   await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 1}"]`);
+  // Who moves first is offered by the seats' names, not "seat 0".
+  assert.deepEqual(await page.locator('[data-testid="setting-first"] option').allTextContents(), ["Red", "Blue", "Yellow", "Green", "Purple", "Black"]);
   await page.selectOption('[data-testid="setting-seats"]', "3");
   await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 2}"]`);
   await page.click('[data-testid="start-game"]');

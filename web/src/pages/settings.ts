@@ -6,6 +6,7 @@ import { cpuLevelChoices } from "../api/catalogue.js";
 import { matchmaking, describeError } from "../api/client.js";
 import { GameKind, OptionSpec_Type, type GameInfo } from "../gen/tablero/v1/common_pb.js";
 import type { Room, RoomSettings } from "../gen/tablero/v1/matchmaking_pb.js";
+import { seatSide } from "../game/kinds.js";
 import { h, select, showMessage } from "../ui/dom.js";
 
 type Patch = Partial<Pick<RoomSettings, "turnTimeLimitSeconds" | "ranked" | "cpuLevel" | "firstSeat" | "seatCount">> & { options?: Record<string, string> };
@@ -50,7 +51,7 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
     ["Ranked", checkbox("setting-ranked", s.ranked, locked, (on) => update({ ranked: on }))],
   ];
   if (room.kind !== GameKind.CHESS) {
-    rows.push(["First to move", select("setting-first", Array.from({ length: maxSeats }, (_, i) => [String(i), `seat ${i}`] as [string, string]), String(s.firstSeat), (v) => update({ firstSeat: Number(v) }), locked)]);
+    rows.push(["First to move", select("setting-first", Array.from({ length: maxSeats }, (_, i) => [String(i), seatSide(room.kind, i)] as [string, string]), String(s.firstSeat), (v) => update({ firstSeat: Number(v) }), locked)]);
   }
   if (room.kind === GameKind.CHECKERS) {
     const counts: [string, string][] = [["0", "automatic"]];
