@@ -103,7 +103,11 @@ test("chess against the CPU by clicks until a result", async () => {
   await page.click('[data-testid="replay-link"]');
   await page.waitForSelector('[data-testid="replay-ply"]');
   assert.equal(await page.locator('[data-testid="move"]').count(), 6);
-  await page.click('[data-testid="replay-first"]');
+  // The step buttons are arrows: a screen reader needs their names.
+  for (const name of ["First position", "Previous move", "Next move", "Last move"]) {
+    assert.equal(await page.getByRole("button", { name, exact: true }).count(), 1, `a button named "${name}"`);
+  }
+  await page.getByRole("button", { name: "First position" }).click();
   assert.equal(await page.locator('[data-square="e2"] [data-piece="wP"]').count(), 1);
   assert.match(await page.locator('[data-testid="replay-ply"]').textContent(), /Move 0 of 6/);
   await shot(page, "replay");
@@ -389,6 +393,7 @@ test("quick match: two players are paired; the ranked result shows the rating ch
   assert.match(await mine.textContent(), /^Chess: (\d+) ±\d+ \(1 game, provisional\)$/);
   assert.ok(Number((await mine.textContent()).match(/^Chess: (\d+)/)[1]) > 1500, "the winner gained");
   await b.page.waitForFunction(() => /Nobody here yet|#/.test(document.querySelector('[data-testid="leaderboard"]').textContent));
+  assert.equal(await b.page.getByLabel("Leaderboard for").count(), 1, "the leaderboard's game picker has a label");
   await shot(b.page, "home-ratings");
   noErrors(a.page);
   noErrors(b.page);

@@ -198,8 +198,8 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
       h("h3", {}, "Your games"), games),
     h("section", { class: "card" },
       h("h2", {}, "Leaderboards"),
-      select("leaderboard-pool", [[String(RatingPool.CHESS), "Chess"], [String(RatingPool.SHOGI4_SINGLES), "Shogi (singles)"],
-        [String(RatingPool.SHOGI4_PAIRS), "Shogi (pairs)"], [String(RatingPool.CHECKERS), "Chinese Checkers"]], String(RatingPool.CHESS), (v) => void loadBoard(v)),
+      h("label", { class: "setting" }, h("span", {}, "Leaderboard for"),
+        select("leaderboard-pool", Object.entries(POOLS), String(RatingPool.CHESS), (v) => void loadBoard(v))),
       board),
   );
   return stopFollowing;
