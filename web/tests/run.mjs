@@ -127,9 +127,15 @@ test("invite link: the friend joins from another profile and sees the host's mov
   const href = await link.getAttribute("href");
   assert.match(href, /\/join\/[A-Z2-9]{8}$/);
   await shot(host.page, "host-room");
+  // The friend's browser has no clipboard (a site on plain http): Copy selects the link
+  // and says to copy it by hand, rather than doing nothing.
+  await friend.context.addInitScript(() => Object.defineProperty(Navigator.prototype, "clipboard", { get: () => undefined }));
   await friend.page.goto(href);
   await friend.page.waitForURL(/\/room\//);
   await host.page.waitForFunction(() => document.querySelectorAll('[data-testid="member"]').length === 2);
+  await friend.page.click('button:has-text("Copy")');
+  await friend.page.waitForSelector('[data-testid="notice"]:has-text("copy it by hand")');
+  assert.equal(await friend.page.evaluate(() => getSelection().toString()), href);
   await shot(friend.page, "friend-joined");
   await host.page.click('[data-testid="start-game"]');
   await host.page.waitForSelector('[data-square="e2"]');

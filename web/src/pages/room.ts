@@ -58,7 +58,7 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
       invite
         ? h("p", { class: "invite" }, "Invite link: ",
             h("a", { href: invite, "data-testid": "invite-link" }, invite), " ",
-            h("button", { onclick: () => navigator.clipboard?.writeText(invite).then(() => showMessage("Link copied", "info")) }, "Copy"))
+            h("button", { "data-testid": "copy-invite", "aria-label": "Copy the invite link", onclick: () => copyLink(invite) }, "Copy"))
         : null,
       h("ul", { class: "members", "data-testid": "members" }, room.members.map((m) =>
         h("li", { "data-testid": "member", "data-role": Member_Role[m.role] },
@@ -152,4 +152,16 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
     stop();
     screen?.dispose();
   };
+}
+
+// The clipboard is there only on https (or localhost) and may be refused: then the link is
+// selected and the player told to copy it, instead of the button doing nothing.
+function copyLink(url: string) {
+  const byHand = () => {
+    const a = document.querySelector('[data-testid="invite-link"]');
+    if (a) getSelection()?.selectAllChildren(a);
+    showMessage("Could not copy: the link is selected, copy it by hand.", "info");
+  };
+  if (!navigator.clipboard) return byHand();
+  navigator.clipboard.writeText(url).then(() => showMessage("Link copied", "info"), byHand);
 }
