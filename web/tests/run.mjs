@@ -56,6 +56,17 @@ async function newGame(page, kind, { level = "1", seats } = {}) {
   await page.waitForSelector('[data-testid="board"]');
 }
 
+/** Creates a room of `kind` and turns legal-move highlights off; returns the settings version before. */
+async function roomWithoutHighlights(page, kind) {
+  await page.goto("/");
+  await page.selectOption('[data-testid="game-kind"]', kind);
+  await page.click('[data-testid="create-room"]');
+  const v0 = Number(await page.locator('[data-testid="settings"]').getAttribute("data-version"));
+  await page.uncheck('[data-testid="setting-legal"]');
+  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 1}"]`);
+  return v0;
+}
+
 /** Pieces on the board as "square:piece:owner", sorted (replay vs live comparisons). */
 const piecesOf = (page) => page.locator("[data-square] [data-piece], [data-hole] .marble").evaluateAll((els) =>
   els.map((e) => `${e.closest("[data-square],[data-hole]").getAttribute(e.closest("[data-square]") ? "data-square" : "data-hole")}:${e.dataset.piece ?? ""}:${e.dataset.owner ?? ""}`).sort());
@@ -410,13 +421,7 @@ test("quick match: two players are paired; the ranked result shows the rating ch
 test("Chinese Checkers jump entered hole by hole without highlights", async () => {
   const { context, page } = await profile(browser, stack.base);
   const shot = shooter("checkers-chain");
-  await page.goto("/");
-  await page.selectOption('[data-testid="game-kind"]', "checkers");
-  await page.click('[data-testid="create-room"]');
-  const version = () => page.locator('[data-testid="settings"]').getAttribute("data-version").then(Number);
-  const v0 = await version();
-  await page.uncheck('[data-testid="setting-legal"]');
-  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 1}"]`);
+  const v0 = await roomWithoutHighlights(page, "checkers");
   // Who moves first is offered by the seats' names, not "seat 0".
   assert.deepEqual(await page.locator('[data-testid="setting-first"] option').allTextContents(), ["Red", "Blue", "Yellow", "Green", "Purple", "Black"]);
   await page.selectOption('[data-testid="setting-seats"]', "3");
@@ -516,6 +521,32 @@ test("the server out of reach: the page says so and offers to try again; a move 
   await page.click('[data-square="e2"]');
   await page.click('[data-square="e4"]');
   await waitMoves(page, 1);
+  noErrors(page);
+  await context.close();
+});
+
+test("four-player shogi without highlights: a move into the zone asks whether to promote", async () => {
+  const { context, page } = await profile(browser, stack.base);
+  const shot = shooter("shogi4-promote");
+  await roomWithoutHighlights(page, "shogi4");
+  await page.click('[data-testid="start-game"]');
+  await page.waitForSelector('[data-square="5g"] [data-piece="P"]');
+  assert.ok(await waitMyTurn(page));
+  // South's silver (facing north) to 7c, in its zone: the client cannot know the move is
+  // illegal, but must ask, as a player could not promote by clicks otherwise.
+  await page.click('[data-square="7i"]');
+  await page.click('[data-square="7c"]');
+  await page.waitForSelector('[data-testid="promotion"]');
+  assert.deepEqual(await page.locator('[data-testid="promote-option"]').evaluateAll((els) => els.map((e) => `${e.textContent}=${e.dataset.move}`)),
+    ["Promote=7i7c+", "Do not promote=7i7c"]);
+  await shot(page, "asked");
+  await page.click('[data-testid="promote-option"][data-move="7i7c+"]');
+  await page.waitForFunction(() => /7i7c\+ refused/.test(document.querySelector('[data-testid="error"]')?.textContent ?? ""));
+  // Outside the zone nothing is asked: the move is played.
+  await page.click('[data-square="5g"]');
+  await page.click('[data-square="5f"]');
+  await waitMoves(page, 1);
+  assert.equal(await page.locator('[data-testid="promotion"]').count(), 0);
   noErrors(page);
   await context.close();
 });

@@ -44,14 +44,14 @@ function promotionRank(to: string, piece: string, owner: number): boolean {
 
 /**
  * A click on `cell`. `ownPiece` tells whether the cell holds a piece of the player's;
- * `pieceType` / `owner` describe the selected piece (chess promotion without legal info).
+ * `selectedPiece` describes the selected piece (promotions without legal info).
  */
 export function click(
   p: PickerState,
   kind: KindName,
   cell: string,
   ownPiece: boolean,
-  selectedPiece: { type: string; owner: number } | null,
+  selectedPiece: { type: string; owner: number; facing: number } | null,
 ): Outcome {
   if (!p.selected || (ownPiece && p.path.length <= 1)) {
     if (!ownPiece) return { kind: "none" };
@@ -74,7 +74,22 @@ export function click(
   if (kind === "chess" && selectedPiece && promotionRank(cell, selectedPiece.type, selectedPiece.owner)) {
     return { kind: "choose", options: ["q", "r", "b", "n"].map((x) => ({ label: promotionLabel(kind, x), text: base + x })) };
   }
+  // Shogi without legal moves: a rook, silver or pawn entering, inside or leaving its zone
+  // may promote, so the player is asked (a pawn reaching its last rank must).
+  if (kind === "shogi4" && !drop && selectedPiece && "RSP".includes(selectedPiece.type) && (inZone(from, selectedPiece.facing) || inZone(cell, selectedPiece.facing))) {
+    if (selectedPiece.type === "P" && inZone(cell, selectedPiece.facing, 1)) return { kind: "move", text: `${base}+` };
+    return { kind: "choose", options: ["+", ""].map((x) => ({ label: promotionLabel(kind, x), text: base + x })) };
+  }
   return { kind: "move", text: base };
+}
+
+/** Is a shogi square (file 1-9 east to west, rank a-i north to south) among the `depth`
+ * farthest ranks for a piece facing 0 north, 1 east, 2 south, 3 west? */
+function inZone(square: string, facing: number, depth = 3): boolean {
+  const file = Number(square[0]);
+  const rank = "abcdefghi".indexOf(square[1]) + 1;
+  const far = [rank, file, 10 - rank, 10 - file][facing] ?? 99;
+  return far <= depth;
 }
 
 function promotionLabel(kind: KindName, promo: string): string {

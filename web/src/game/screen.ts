@@ -175,7 +175,7 @@ export class GameScreen {
     const piece = this.game.view?.pieces.find((p) => p.square === name);
     const own = !!piece && piece.owner === mine && !piece.flipped;
     const sel = this.picker.selected ? this.game.view?.pieces.find((p) => p.square === this.picker.selected) ?? null : null;
-    const out = click(this.picker, this.kind, name, own, sel ? { type: sel.type, owner: sel.owner } : null);
+    const out = click(this.picker, this.kind, name, own, sel ? { type: sel.type, owner: sel.owner, facing: sel.facing } : null);
     await this.outcome(out, name);
   }
 
