@@ -325,6 +325,12 @@ test("turn timer counts down; a refused draw claim; legal-move highlights absent
   // Each change is saved (the panel is redrawn with the next settings version).
   const version = () => page.locator('[data-testid="settings"]').getAttribute("data-version").then(Number);
   const v0 = await version();
+  // A change the server never got is not shown as made.
+  await page.route(/UpdateRoomSettings$/, (r) => r.abort());
+  await page.uncheck('[data-testid="setting-legal"]');
+  await page.waitForSelector('[data-testid="error"]:has-text("Settings: Cannot reach the server")');
+  await page.waitForFunction(() => document.querySelector('[data-testid="setting-legal"]').checked);
+  await page.unroute(/UpdateRoomSettings$/);
   await page.uncheck('[data-testid="setting-legal"]');
   await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 1}"]`);
   await page.selectOption('[data-testid="setting-turn"]', "30");

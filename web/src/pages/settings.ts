@@ -39,6 +39,8 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
       }
     } catch (e) {
       showMessage(`Settings: ${describeError(e)}`);
+      // The control the player changed shows the value that was not saved: redraw what is.
+      onRoom(room);
     }
   };
   const bool = (name: string) => s.options[name] !== "off";
