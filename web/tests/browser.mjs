@@ -25,6 +25,8 @@ export async function shootOnFailure(name) {
   for (const page of openPages) {
     n++;
     await page.screenshot({ path: join(ARTIFACTS, `FAILED-${name}-page${n}.png`), fullPage: true }).catch(() => {});
+    // What the page told the player (messages fade before the screenshot) and its console.
+    if (page.log.length) console.log(`# page${n} console:\n#   ${page.log.join("\n#   ")}`);
   }
 }
 
@@ -40,6 +42,8 @@ export async function profile(browser, base, { phone = false } = {}) {
   context.on("close", () => openPages.delete(page));
   page.errors = [];
   page.on("pageerror", (e) => page.errors.push(String(e)));
+  page.log = [];
+  page.on("console", (m) => page.log.push(`${new Date().toISOString().slice(11, 23)} ${m.type()}: ${m.text()}`.slice(0, 300)));
   page.on("dialog", (d) => d.accept());
   return { context, page };
 }

@@ -41,6 +41,8 @@ export function select(testid: string, options: [string, string][], value: strin
 export function showMessage(text: string, kind: "error" | "info" = "error"): void {
   const box = document.querySelector<HTMLElement>("#messages");
   if (!box) return;
+  // Also in the console: what a player was told stays there after the message fades.
+  (kind === "error" ? console.warn : console.info)(`tablero: ${text}`);
   const m = h("div", { class: `msg ${kind}`, "data-testid": kind === "error" ? "error" : "notice", role: "alert" }, text);
   box.replaceChildren(m);
   setTimeout(() => m.remove(), kind === "error" ? 8000 : 5000);
