@@ -386,14 +386,27 @@ test("quick match: two players are paired; the ranked result shows the rating ch
   const b = await profile(browser, stack.base, { phone: true });
   const shot = shooter("quick-match");
   const tag = String(Date.now() % 100000);
-  for (const [p, name] of [[a.page, `Ana${tag}`], [b.page, `Ben${tag}`]]) {
+  const queue = async (p, alone = true) => {
+    await p.selectOption('[data-testid="game-kind"]', "chess");
+    await p.click('[data-testid="quick-match"]');
+    if (alone) await p.waitForSelector('[data-testid="cancel-queue"]');
+  };
+  const named = async (p, name) => {
     await p.goto("/");
     await p.fill('[data-testid="name-input"]', name);
     await p.click('form:has([data-testid="name-input"]) button');
     await p.waitForSelector(`[data-testid="notice"]:has-text("${name}")`);
-    await p.selectOption('[data-testid="game-kind"]', "chess");
-    await p.click('[data-testid="quick-match"]');
-  }
+  };
+  await named(a.page, `Ana${tag}`);
+  // Ana starts looking, then goes elsewhere: she leaves the queue (else Ben would be
+  // paired with her absent self, a game the CPU plays for her).
+  await queue(a.page);
+  await a.page.click('[data-testid="create-room"]');
+  await a.page.waitForSelector('[data-testid="notice"]:has-text("Quick match cancelled")');
+  await a.page.goto("/");
+  await named(b.page, `Ben${tag}`);
+  await queue(b.page);
+  await queue(a.page, false);
   await shot(a.page, "waiting");
   await a.page.waitForURL(/\/room\//, { timeout: 30000 });
   await b.page.waitForURL(/\/room\//, { timeout: 30000 });

@@ -16,9 +16,20 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
   const me = await ensureIdentity();
   let polling = 0;
   let following: AbortController | null = null;
+  // The ticket this page is waiting on: left in the queue when the player goes elsewhere,
+  // it was matched later with nobody there to play it (the opponent got an absent player).
+  let waiting: string | null = null;
   const stopFollowing = () => {
     clearInterval(polling);
     following?.abort();
+    waiting = null;
+  };
+  const leave = () => {
+    if (waiting) {
+      void matchmaking.cancelQueue({ ticketId: waiting }).catch(() => {});
+      showMessage("Quick match cancelled: you left the page.", "info");
+    }
+    stopFollowing();
   };
   const seatsRow = h("label", { class: "setting" });
   const drawSeats = () => {
@@ -66,8 +77,15 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
   const queueBox = h("div", { class: "queue", "data-testid": "queue" });
   const quick = guarded(async () => {
     const k = kindByName(prefs.kind);
+    if (waiting) {
+      // Clicked again while waiting: the new search replaces the old one.
+      const old = waiting;
+      stopFollowing();
+      await matchmaking.cancelQueue({ ticketId: old }).catch(() => {});
+    }
     let t = await matchmaking.joinQueue({ kind: k.kind, playerCount: Number(prefs.seats) });
     const ticketId = t.ticketId;
+    waiting = ticketId;
     const show = () =>
       queueBox.replaceChildren(
         `Looking for ${k.label} opponents (rating window ${t.ratingLow.toFixed(0)}–${t.ratingHigh.toFixed(0)})… `,
@@ -202,7 +220,7 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
         select("leaderboard-pool", Object.entries(POOLS), String(RatingPool.CHESS), (v) => void loadBoard(v))),
       board),
   );
-  return stopFollowing;
+  return leave;
 }
 
 export async function joinPage(root: HTMLElement, code: string): Promise<() => void> {
