@@ -187,6 +187,13 @@ test("invite link: the friend joins from another profile and sees the host's mov
     assert.match(await p.locator('[data-testid="result"]').textContent(), /Draw \(draw agreed\)/);
   }
   await shot(watcher.page, "spectator-sees-draw");
+  // The finished game stays where it was on the friend's phone (the next game's settings
+  // come below it), with what happens next.
+  await friend.page.waitForSelector('[data-testid="settings"]');
+  const result = await friend.page.locator('[data-testid="result"]').boundingBox();
+  assert.ok(result && result.y >= 0 && result.y + result.height <= 844, `the result is on the phone's screen (${JSON.stringify(result)})`);
+  await friend.page.waitForSelector('[data-testid="next-game"]:has-text("Waiting for the host to start a rematch")');
+  await shot(friend.page, "friend-sees-draw");
   // Rematch: colours swap, the friend now plays White and moves first.
   await host.page.click('[data-testid="rematch"]');
   await friend.page.waitForFunction(() => document.querySelectorAll('[data-testid="move"]').length === 0);

@@ -35,7 +35,8 @@ export class GameScreen {
   private ratingShown = false;
   private ratingText = "";
 
-  constructor(private game: Game, private me: string, private onOver: () => void) {
+  /** `next`: what comes after this game (the room's rematch button or a note), shown by the result. */
+  constructor(private game: Game, private me: string, private onOver: () => void, private next: HTMLElement | null = null) {
     this.el.dataset.gameId = game.id;
     this.deadline = game.turnDeadline ? timestampDate(game.turnDeadline) : null;
     this.timer = window.setInterval(() => this.tick(), 250);
@@ -365,6 +366,7 @@ export class GameScreen {
           h("div", { class: "timer", "data-testid": "turn-timer" }),
           over ? h("div", { class: "result", "data-testid": "result" }, resultText(g, mine)) : null,
           this.ratingText ? h("div", { class: "rating", "data-testid": "rating-change" }, this.ratingText) : null,
+          over ? this.next : null,
           chooser,
           chain,
           input,

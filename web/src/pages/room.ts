@@ -20,10 +20,15 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
   const header = h("section", { class: "room-head" });
   const lobby = h("section", { class: "lobby" });
   const gameSlot = h("div", { class: "game-slot" });
+  // After a game: the rematch button (host) or a note, beside the result. (Drawn above the
+  // board with the settings, it pushed the result off a phone's screen as the game ended.)
+  const next = h("div", { class: "next", "data-testid": "next-game" });
   // Pinned to the top of the screen while the room's stream is down (below the board it
   // was out of sight on a phone, and the page still said "Your turn").
   const link = h("div", { class: "live", "data-testid": "connection", role: "status" });
-  root.replaceChildren(header, lobby, gameSlot, link);
+  // The lobby (settings, start) comes after the game: before the first game the slot is
+  // empty; after one, the finished game stays where it was with the next game's settings below.
+  root.replaceChildren(header, gameSlot, lobby, link);
 
   const isHost = () => room.hostPlayerId === me.playerId;
   const member = () => room.members.find((m) => m.playerId === me.playerId);
@@ -38,7 +43,7 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
     try {
       const g = await matchmaking.getGame({ gameId });
       screen?.dispose();
-      screen = new GameScreen(g, me.playerId, () => void refresh());
+      screen = new GameScreen(g, me.playerId, () => void refresh(), next);
       gameSlot.replaceChildren(screen.el);
       for (const e of queued) screen.event(e);
     } finally {
@@ -77,10 +82,13 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
       isHost() && room.state === Room_State.LOBBY
         ? h("button", { class: "primary", "data-testid": "start-game", onclick: () => act(() => matchmaking.startGame({ roomId })) }, "Start game")
         : null,
+      !isHost() && room.state === Room_State.LOBBY ? h("p", {}, "Waiting for the host to start.") : null,
+    );
+    fill(next,
       isHost() && room.state === Room_State.FINISHED
         ? h("button", { class: "primary", "data-testid": "rematch", onclick: () => act(() => matchmaking.rematch({ roomId })) }, "Rematch")
         : null,
-      !isHost() && room.state === Room_State.LOBBY ? h("p", {}, "Waiting for the host to start.") : null,
+      !isHost() && member() && room.state === Room_State.FINISHED ? "Waiting for the host to start a rematch." : null,
     );
   };
 
