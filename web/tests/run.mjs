@@ -101,6 +101,9 @@ test("chess against the CPU by clicks until a result", async () => {
     await waitMoves(page, 2 * i + 2); // ours and the CPU's answer
     await shot(page, `move-${i + 1}`);
   }
+  // Chess moves are numbered as players write them: "1. e4 e5", not one number a ply.
+  assert.deepEqual(await page.locator('[data-testid="move-list"] li').evaluateAll((els) => els.map((e) => e.querySelector(".num")?.textContent ?? "?")),
+    ["1.", "", "2.", "", "3.", ""]);
   assert.ok(await waitMyTurn(page));
   await page.click('[data-testid="resign"]');
   await page.waitForSelector('[data-testid="result"]');

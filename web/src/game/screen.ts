@@ -14,6 +14,7 @@ import { h, showMessage } from "../ui/dom.js";
 import { kindInfo, poolOf, SEAT_COLOURS, seatSide, type KindName } from "./kinds.js";
 import { click, emptyPicker, targetsOf, type Outcome } from "./picker.js";
 import { resultText, statusText } from "./describe.js";
+import { moveListClass, moveRow } from "./movelist.js";
 
 export const RENDERERS: Record<KindName, Renderer> = { chess: renderChess, shogi4: renderShogi4, checkers: renderCheckers };
 
@@ -371,8 +372,7 @@ export class GameScreen {
           chain,
           input,
           actions,
-          h("ol", { class: "moves", "data-testid": "move-list" }, this.moves.map((m) =>
-            h("li", { "data-testid": "move", "data-seat": m.seat, style: `--seat:${SEAT_COLOURS[m.seat]}` }, m.text, m.byCpu ? h("small", {}, " cpu") : null))),
+          h("ol", { class: moveListClass(this.kind), "data-testid": "move-list" }, this.moves.map((m, i) => moveRow(this.kind, i, m.seat, m.text, m.byCpu))),
         ),
       ),
     );

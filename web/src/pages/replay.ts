@@ -3,7 +3,8 @@
 // chess.
 import { matchmaking, describeError } from "../api/client.js";
 import { GameKind } from "../gen/tablero/v1/common_pb.js";
-import { kindInfo, SEAT_COLOURS } from "../game/kinds.js";
+import { kindInfo } from "../game/kinds.js";
+import { moveListClass, moveRow } from "../game/movelist.js";
 import { RENDERERS } from "../game/screen.js";
 import { positionOf } from "../notation/positions.js";
 import { h, showMessage } from "../ui/dom.js";
@@ -14,7 +15,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<() 
   let at = r.moves.length;
   const boardSlot = h("div", { class: "replay-board" });
   const label = h("div", { "data-testid": "replay-ply", class: "status" });
-  const list = h("ol", { class: "moves", "data-testid": "move-list" });
+  const list = h("ol", { class: moveListClass(kind), "data-testid": "move-list" });
 
   const draw = () => {
     const text = at === 0 ? r.initialPosition : r.moves[at - 1].position;
@@ -26,8 +27,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<() 
     }, { cell: () => {} }));
     label.textContent = `Move ${at} of ${r.moves.length}${r.result?.over && at === r.moves.length ? ` · ${r.result.reason.replace(/_/g, " ")}` : ""}`;
     list.replaceChildren(...r.moves.map((m, i) =>
-      h("li", { "data-testid": "move", class: i + 1 === at ? "current" : "", style: `--seat:${SEAT_COLOURS[m.seat]}`, onclick: () => { at = i + 1; draw(); } },
-        m.move?.display ?? "")));
+      moveRow(kind, i, m.seat, m.move?.display ?? "", false, { class: i + 1 === at ? "current" : "", onclick: () => { at = i + 1; draw(); } })));
   };
   const step = (d: number) => {
     at = Math.max(0, Math.min(r.moves.length, at + d));

@@ -1,0 +1,17 @@
+// One row of a move list (live game and replay). Chess is numbered by moves, two plies to
+// a row as players write it ("1. e4 e5"); the other games number every turn.
+import { h } from "../ui/dom.js";
+import { SEAT_COLOURS, type KindName } from "./kinds.js";
+
+export function moveListClass(kind: KindName): string {
+  return kind === "chess" ? "moves pairs" : "moves";
+}
+
+/** The row of ply `i` (0-based) played by `seat`; `attrs` for the row (class, click). */
+export function moveRow(kind: KindName, i: number, seat: number, text: string, byCpu: boolean, attrs: Record<string, string | EventListener> = {}) {
+  const num = kind !== "chess" ? `${i + 1}.` : i % 2 === 0 ? `${i / 2 + 1}.` : "";
+  return h("li", { ...attrs, style: `--seat:${SEAT_COLOURS[seat]}` },
+    h("span", { class: "num" }, num),
+    h("span", { "data-testid": "move", "data-seat": seat }, text),
+    byCpu ? h("small", {}, " cpu") : null);
+}
