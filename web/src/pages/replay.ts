@@ -59,10 +59,10 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<() 
       h("aside", { class: "side" },
         label,
         h("div", { class: "buttons" },
-          h("button", { "data-testid": "replay-first", "aria-label": "First position", title: "First position", onclick: () => step(-1e6) }, "⏮"),
+          h("button", { "data-testid": "replay-first", "aria-label": "First position", title: "First position", onclick: () => step(-1e6) }, "|◀"),
           h("button", { "data-testid": "replay-prev", "aria-label": "Previous move", title: "Previous move", onclick: () => step(-1) }, "◀"),
           h("button", { "data-testid": "replay-next", "aria-label": "Next move", title: "Next move", onclick: () => step(1) }, "▶"),
-          h("button", { "data-testid": "replay-last", "aria-label": "Last move", title: "Last move", onclick: () => step(1e6) }, "⏭"),
+          h("button", { "data-testid": "replay-last", "aria-label": "Last move", title: "Last move", onclick: () => step(1e6) }, "▶|"),
           r.kind === GameKind.CHESS ? h("button", { "data-testid": "pgn-download", onclick: pgn }, "PGN") : null),
         list)),
   );
