@@ -337,7 +337,8 @@ test("turn timer counts down; a refused draw claim; legal-move highlights absent
   const v0 = await version();
   // A change the server never got is not shown as made.
   await page.route(/UpdateRoomSettings$/, (r) => r.abort());
-  await page.uncheck('[data-testid="setting-legal"]');
+  // A click, not uncheck(): the box going back to checked is the point, not a failed click.
+  await page.click('[data-testid="setting-legal"]');
   await page.waitForSelector('[data-testid="error"]:has-text("Settings: Cannot reach the server")');
   await page.waitForFunction(() => document.querySelector('[data-testid="setting-legal"]').checked);
   await page.unroute(/UpdateRoomSettings$/);
@@ -366,8 +367,8 @@ test("turn timer counts down; a refused draw claim; legal-move highlights absent
   await shot(page, "selected-no-highlights");
   // An illegal target: the server refuses, the page says so and keeps working.
   await page.click('[data-square="e5"]');
-  await page.waitForSelector('[data-testid="error"]');
-  assert.match(await page.locator('[data-testid="error"]').textContent(), /e2e5 refused/);
+  // (The settings error above may still be shown: wait for this one.)
+  await page.waitForSelector('[data-testid="error"]:has-text("e2e5 refused")');
   await shot(page, "refused-by-click");
   // A typed move that is refused, then a typed move that is played.
   await page.fill('[data-testid="move-input"]', "Ke3");
@@ -387,6 +388,10 @@ test("turn timer counts down; a refused draw claim; legal-move highlights absent
   await page.waitForFunction(() => /Draw claim/.test(document.querySelector('[data-testid="error"]')?.textContent ?? ""));
   await shot(page, "claim-refused");
   assert.match(await status(page), /Your turn/);
+  // Nobody moves: at the end of the 30 s the CPU plays for us, and the page says why.
+  await page.waitForSelector('[data-testid="notice"]:has-text("Your time ran out: the CPU played")', { timeout: 45000 });
+  await waitMoves(page, 3);
+  await shot(page, "time-ran-out");
   noErrors(page);
   await context.close();
 });

@@ -101,6 +101,11 @@ export class GameScreen {
       case "movePlayed": {
         const m = e.event.value;
         if (m.ply <= g.ply) return;
+        // The CPU moving for a player who is here: their turn timer ran out. Said, as the
+        // move otherwise just appears, with the turn gone.
+        if (m.byCpu && m.seat === this.mySeat && !g.seats[m.seat]?.controlledByCpuNow) {
+          showMessage(`Your time ran out: the CPU played ${m.move?.display ?? "a move"} for you.`, "info");
+        }
         if (m.ply === this.moves.length + 1) this.moves.push({ seat: m.seat, text: m.move?.display ?? "", byCpu: m.byCpu });
         else if (m.ply > this.moves.length) this.loadMoves();
         g.ply = m.ply;
