@@ -95,7 +95,18 @@ test("chess against the CPU by clicks until a result", async () => {
   await shot(page, "start");
   assert.equal(await page.locator("[data-square]").count(), 64);
   assert.equal(await page.locator('[data-square="e2"] [data-piece="wP"]').count(), 1);
-  for (let i = 0; i < 3; i++) {
+  // The first move by keyboard: the squares are buttons named by what stands on them,
+  // Enter acts, and the focus stays on its square through the board's redraws.
+  assert.ok(await waitMyTurn(page));
+  await page.getByRole("button", { name: "e2, white pawn", exact: true }).focus();
+  await page.keyboard.press("Enter");
+  await page.waitForSelector('[data-square="e2"].selected');
+  await page.getByRole("button", { name: "e4", exact: true }).focus();
+  await page.keyboard.press("Enter");
+  await waitMoves(page, 2);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-square")), "e4");
+  await shot(page, "move-1");
+  for (let i = 1; i < 3; i++) {
     assert.ok(await waitMyTurn(page));
     await clickSomeMove(page, '[data-piece^="w"]', "data-square");
     await waitMoves(page, 2 * i + 2); // ours and the CPU's answer

@@ -36,3 +36,38 @@ export function cellClasses(s: BoardState, name: string): string {
   if (s.lastMove.includes(name)) c.push("last");
   return c.join(" ");
 }
+
+/**
+ * What makes a cell playable without a mouse: for a player, focusable, a button to
+ * assistive technology, named by `label` (the square and what stands on it), with Enter
+ * or Space acting as a click. Spectators and replays get the name only.
+ */
+export function cellInput(s: BoardState, ev: BoardEvents, name: string, label: string) {
+  if (s.mySeat < 0) return { "aria-label": label, onclick: () => ev.cell(name) };
+  return {
+    tabindex: 0,
+    role: "button",
+    "aria-label": label,
+    onclick: () => ev.cell(name),
+    onkeydown: (e: Event) => {
+      const k = (e as KeyboardEvent).key;
+      if (k !== "Enter" && k !== " ") return;
+      e.preventDefault();
+      ev.cell(name);
+    },
+  };
+}
+
+/** The cell holding the keyboard focus inside `root`, as a selector (boards are redrawn whole). */
+export function focusedCell(root: Element): string | null {
+  const a = document.activeElement;
+  if (!a || !root.contains(a)) return null;
+  const sq = a.getAttribute("data-square");
+  const hole = a.getAttribute("data-hole");
+  return sq ? `[data-square="${sq}"]` : hole ? `[data-hole="${hole}"]` : null;
+}
+
+/** Gives the focus back to that cell in the redrawn board. */
+export function refocusCell(root: Element, selector: string | null): void {
+  if (selector) root.querySelector<HTMLElement>(selector)?.focus();
+}

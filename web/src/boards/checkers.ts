@@ -1,8 +1,9 @@
 // Chinese Checkers: the 121-hole star turned so the viewer's point is at the bottom,
 // pieces in their seat's colour. Holes [data-hole="i5"].
-import { SEAT_COLOURS } from "../game/kinds.js";
+import { GameKind } from "../gen/tablero/v1/common_pb.js";
+import { SEAT_COLOURS, seatSide } from "../game/kinds.js";
 import { h } from "../ui/dom.js";
-import { cellClasses, type Renderer } from "./board.js";
+import { cellClasses, cellInput, type Renderer } from "./board.js";
 import { HOLES, pointOfSeat } from "./star.js";
 
 const SCALE = 50 / 7.6; // percent of the board per hole spacing
@@ -24,7 +25,7 @@ export const renderCheckers: Renderer = (s, ev) => {
         "data-hole": hole.name,
         title: hole.name,
         style: `left:${50 + x * SCALE}%;top:${50 - y * SCALE}%`,
-        onclick: () => ev.cell(hole.name),
+        ...cellInput(s, ev, hole.name, p ? `${hole.name}, ${seatSide(GameKind.CHECKERS, p.owner).toLowerCase()} marble${p.type === "K" ? " (king)" : ""}` : hole.name),
       },
       p ? h("span", { class: `marble${p.type === "K" ? " king" : ""}`, "data-owner": p.owner, style: `--seat:${SEAT_COLOURS[p.owner] ?? "#888"}` }) : null,
     );

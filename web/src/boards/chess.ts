@@ -1,7 +1,8 @@
 // Chess: 8x8, White at the bottom unless the viewer plays Black. Cells [data-square="e2"].
 import { h } from "../ui/dom.js";
-import { cellClasses, type Renderer } from "./board.js";
+import { cellClasses, cellInput, type Renderer } from "./board.js";
 
+const NAME: Record<string, string> = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight", P: "pawn" };
 const GLYPH: Record<string, string> = { K: "\u265A", Q: "\u265B", R: "\u265C", B: "\u265D", N: "\u265E", P: "\u265F" };
 
 export const renderChess: Renderer = (s, ev) => {
@@ -21,7 +22,7 @@ export const renderChess: Renderer = (s, ev) => {
           {
             class: `cell ${(file + rank) % 2 === 1 ? "dark" : "light"} ${cellClasses(s, name)}${king ? " check" : ""}`,
             "data-square": name,
-            onclick: () => ev.cell(name),
+            ...cellInput(s, ev, name, p ? `${name}, ${p.owner === 0 ? "white" : "black"} ${NAME[p.type] ?? p.type}` : name),
           },
           p ? h("span", { class: `piece ${p.owner === 0 ? "white" : "black"}`, "data-piece": (p.owner === 0 ? "w" : "b") + p.type }, GLYPH[p.type] ?? p.type) : null,
           f === 0 ? h("span", { class: "coord rank" }, rank) : null,

@@ -1,9 +1,10 @@
 // Four-player shogi: 9x9 seen from the viewer's seat (turned a quarter per seat), every
 // piece in its owner's colour and turned to its facing; the four hands around the board.
 // Cells [data-square="5i"] use the engine's names (seat 0's view).
-import { SEAT_COLOURS } from "../game/kinds.js";
+import { GameKind } from "../gen/tablero/v1/common_pb.js";
+import { SEAT_COLOURS, seatSide } from "../game/kinds.js";
 import { h } from "../ui/dom.js";
-import { cellClasses, type BoardState, type BoardEvents, type Renderer } from "./board.js";
+import { cellClasses, cellInput, type BoardState, type BoardEvents, type Renderer } from "./board.js";
 
 /** Screen column/row (0..8, top-left) of board column c / row r (seat 0's view) for a viewer. */
 function toScreen(c: number, r: number, view: number): [number, number] {
@@ -14,6 +15,9 @@ function toScreen(c: number, r: number, view: number): [number, number] {
     default: return [c, r];
   }
 }
+
+const NAMES: Record<string, string> = { K: "king", R: "rook", G: "gold", S: "silver", P: "pawn", "+R": "dragon", "+S": "promoted silver", "+P": "promoted pawn" };
+const pieceName = (type: string, flipped: boolean) => (flipped ? "flipped king" : NAMES[type] ?? type);
 
 const LABEL: Record<string, string> = { K: "K", R: "R", G: "G", S: "S", P: "P", "+R": "D", "+S": "+S", "+P": "T" };
 
@@ -54,7 +58,7 @@ export const renderShogi4: Renderer = (s, ev) => {
       const check = p?.type === "K" && !p.flipped && s.inCheck.includes(p.owner);
       grid[y * 9 + x] = h(
         "div",
-        { class: `cell ${cellClasses(s, name)}${check ? " check" : ""}`, "data-square": name, onclick: () => ev.cell(name) },
+        { class: `cell ${cellClasses(s, name)}${check ? " check" : ""}`, "data-square": name, ...cellInput(s, ev, name, p ? `${name}, ${pieceName(p.type, p.flipped)} of ${p.owner >= 0 ? seatSide(GameKind.SHOGI4, p.owner) : "nobody"}` : name) },
         p
           ? h(
               "span",

@@ -9,7 +9,7 @@ import type { Game, RoomEvent } from "../gen/tablero/v1/matchmaking_pb.js";
 import { renderChess } from "../boards/chess.js";
 import { renderShogi4 } from "../boards/shogi4.js";
 import { renderCheckers } from "../boards/checkers.js";
-import type { Renderer } from "../boards/board.js";
+import { focusedCell, refocusCell, type Renderer } from "../boards/board.js";
 import { h, showMessage } from "../ui/dom.js";
 import { kindInfo, poolOf, SEAT_COLOURS, seatSide, type KindName } from "./kinds.js";
 import { click, emptyPicker, targetsOf, type Outcome } from "./picker.js";
@@ -351,6 +351,7 @@ export class GameScreen {
           h("button", { type: "submit", "data-testid": "move-submit" }, "Move"),
         )
       : null;
+    const focused = focusedCell(this.el);
     this.el.replaceChildren(
       h("ol", { class: "seats", "data-testid": "seats" }, g.seats.map((s) =>
         h(
@@ -381,6 +382,7 @@ export class GameScreen {
         ),
       ),
     );
+    refocusCell(this.el, focused);
     const list = this.el.querySelector(".moves");
     if (list) list.scrollTop = list.scrollHeight;
     this.tick();
