@@ -230,6 +230,15 @@ test("four-player shogi with three CPUs progresses (on a phone-sized screen)", a
   const start = await piecesOf(page);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `the page fits the phone's width (${width}px)`);
+  // On a smaller phone (360x640) the whole board and whose turn it is show without scrolling.
+  await page.setViewportSize({ width: 360, height: 640 });
+  await page.waitForSelector('[data-testid="status"]');
+  for (const what of ['[data-testid="board"]', '[data-testid="status"]']) {
+    const box = await page.locator(what).boundingBox();
+    assert.ok(box && box.y + box.height <= 640 && box.x + box.width <= 360, `${what} on a 360x640 screen (${JSON.stringify(box)})`);
+  }
+  await shot(page, "small-phone");
+  await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, "start");
   // Turns go round, except that a seat in check moves next (check priority): wait for our
   // turn, move, and see at least one CPU answer.

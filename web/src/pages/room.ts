@@ -56,10 +56,13 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
     else screen?.event(e);
   };
 
+  // With a game on screen the invite link, members and "Leave room" fold into one line
+  // (open on request): above the board they took some 300 px, and on a 360x640 phone the
+  // player's own pieces and the status were below the screen's edge.
+  let infoOpen = false;
   const drawRoom = () => {
     const invite = room.inviteCode ? new URL(room.inviteUrl || `/join/${room.inviteCode}`, location.origin).href : "";
-    fill(header,
-      h("h2", {}, `${kindInfo(room.kind).label} room`, room.quickMatch ? " (quick match)" : ""),
+    const roomInfo = [
       invite
         ? h("p", { class: "invite" }, "Invite link: ",
             h("a", { href: invite, "data-testid": "invite-link" }, invite), " ",
@@ -74,7 +77,16 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
             await matchmaking.leaveRoom({ roomId }).catch((e) => showMessage(describeError(e)));
             navigate("/");
           } }, "Leave room")
-        : h("p", { "data-testid": "spectating" }, "You are watching this room."),
+        : null,
+    ];
+    const n = room.members.length;
+    fill(header,
+      h("h2", {}, `${kindInfo(room.kind).label} room`, room.quickMatch ? " (quick match)" : ""),
+      member() ? null : h("p", { "data-testid": "spectating" }, "You are watching this room."),
+      room.currentGameId
+        ? h("details", { class: "room-info", open: infoOpen, ontoggle: (e: Event) => (infoOpen = (e.target as HTMLDetailsElement).open) },
+            h("summary", {}, `Room: ${n} member${n === 1 ? "" : "s"}${invite ? ", invite link" : ""}`), roomInfo)
+        : roomInfo,
     );
     const playing = room.state === Room_State.PLAYING;
     fill(lobby,
