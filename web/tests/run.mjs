@@ -465,6 +465,9 @@ test("quick match: two players are paired; the ranked result shows the rating ch
   assert.ok(Number((await mine.textContent()).match(/^Chess: (\d+)/)[1]) > 1500, "the winner gained");
   await b.page.waitForFunction(() => /Nobody here yet|#/.test(document.querySelector('[data-testid="leaderboard"]').textContent));
   assert.equal(await b.page.getByLabel("Leaderboard for").count(), 1, "the leaderboard's game picker has a label");
+  // "Your games" says how the game went for the player, not only how it ended.
+  await b.page.waitForSelector('[data-testid="my-games"] a');
+  assert.match(await b.page.locator('[data-testid="my-games"] a').first().textContent(), /^Chess · (Ana|Ben)\d+ vs (Ana|Ben)\d+ · You won \(resignation\)$/);
   await shot(b.page, "home-ratings");
   noErrors(a.page);
   noErrors(b.page);

@@ -3,12 +3,15 @@ import { GameKind } from "../gen/tablero/v1/common_pb.js";
 import type { Game } from "../gen/tablero/v1/matchmaking_pb.js";
 import { seatSide } from "./kinds.js";
 
-export function seatLabel(g: Game, seat: number): string {
+/** What the texts read of a game (a Game, or a GameSummary of "your games"). */
+type Played = Pick<Game, "kind" | "seats" | "result">;
+
+export function seatLabel(g: Played, seat: number): string {
   const s = g.seats[seat];
   return `${s?.displayName ?? "?"} (${seatSide(g.kind, seat)})`;
 }
 
-export function resultText(g: Game, mySeat: number): string {
+export function resultText(g: Played, mySeat: number): string {
   const r = g.result;
   if (!r?.over) return "";
   const reason = r.reason.replace(/_/g, " ");
