@@ -305,6 +305,57 @@ TEST_F(ApiTest, WatchTicketPushesTheMatchWithoutPolling) {
   EXPECT_EQ(cancel.got().back().cancel_reason(), "cancelled");
 }
 
+// A player who closes the page while quick match looks (their WatchTicket stream ends) is
+// not paired with the next player: the CPU would have played an absent seat in a ranked
+// game. Coming back (GetTicket or WatchTicket) puts the ticket back in the pool.
+TEST_F(ApiTest, AQuickMatchPlayerWhoClosedThePageIsNotPairedUntilBack) {
+  Stack stack;
+  stack.AddReplica({"--ticket_abandon_seconds=600"});  // presence: the last 300 s
+  stack.AddReplica({"--ticket_abandon_seconds=600"});
+  v1::JoinQueueRequest jq;  // a pool of its own
+  jq.set_kind(v1::GAME_KIND_CHESS);
+  (*jq.mutable_options())["draw_mode"] = "fide";
+  (*jq.mutable_options())["fide_resignation_exception"] = "on";
+  Guest a = NewGuest(stack.mm(0), "GoneA"), b = NewGuest(stack.mm(0), "HereB");
+  Guest c = NewGuest(stack.mm(0), "HereC"), d = NewGuest(stack.mm(0), "HereD");
+  v1::Ticket ta, tb, tc, td;
+  ASSERT_TRUE(MM_CALL(stack.mm(0), JoinQueue, &a, jq, &ta).ok());
+  {
+    TicketReader watch(stack.mm(1), a, ta.ticket_id());
+    ASSERT_TRUE(watch.WaitCount(1));
+    watch.Cancel();  // the page is closed
+  }
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  const char* away =
+      "SELECT count(*) FROM matchmaking.tickets WHERE id = $1 AND status = 1 AND polled_at < "
+      "now() - interval '290 seconds'";
+  while (Count(away, ta.ticket_id()) == 0 && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_EQ(Count(away, ta.ticket_id()), 1) << "the closed stream did not mark the ticket away";
+  // b and c, both there, are paired; a, the oldest ticket, is passed over.
+  ASSERT_TRUE(MM_CALL(stack.mm(0), JoinQueue, &b, jq, &tb).ok());
+  TicketReader wb(stack.mm(0), b, tb.ticket_id());
+  ASSERT_TRUE(wb.WaitCount(1));
+  ASSERT_TRUE(MM_CALL(stack.mm(1), JoinQueue, &c, jq, &tc).ok());
+  ASSERT_TRUE(wb.WaitDone(30));
+  ASSERT_EQ(wb.got().back().status(), v1::Ticket::STATUS_MATCHED);
+  v1::Game game = GetGame(stack.mm(0), wb.got().back().game_id());
+  std::set<std::string> seated = {game.seats(0).player_id(), game.seats(1).player_id()};
+  EXPECT_EQ(seated, (std::set<std::string>{b.id, c.id}));
+  v1::GetTicketRequest gt;
+  gt.set_ticket_id(ta.ticket_id());
+  ASSERT_TRUE(MM_CALL(stack.mm(1), GetTicket, &a, gt, &ta).ok());  // a is back
+  EXPECT_EQ(ta.status(), v1::Ticket::STATUS_WAITING);
+  ASSERT_TRUE(MM_CALL(stack.mm(0), JoinQueue, &d, jq, &td).ok());
+  TicketReader wa(stack.mm(1), a, ta.ticket_id());
+  ASSERT_TRUE(wa.WaitDone(30));
+  ASSERT_EQ(wa.got().back().status(), v1::Ticket::STATUS_MATCHED);
+  game = GetGame(stack.mm(0), wa.got().back().game_id());
+  seated = {game.seats(0).player_id(), game.seats(1).player_id()};
+  EXPECT_EQ(seated, (std::set<std::string>{a.id, d.id}));
+}
+
 // Four-player shogi, "last one standing": seat 3 is mated already and seat 1 mates seat 2
 // (the position of libs/shogi4's ending tests). Play goes on, and both mated seats have
 // their final places in the answer's result and as Eliminated's place.

@@ -22,7 +22,8 @@ ABSL_FLAG(int, presence_lease_seconds, 30,
           "replica renews its lease every sixth of it");
 ABSL_FLAG(int, member_limit, 100, "Most members (players and spectators) in one room");
 ABSL_FLAG(double, ticket_abandon_seconds, 60,
-          "A quick-match ticket not polled for this long is cancelled as abandoned");
+          "A quick-match ticket not polled or watched for this long is cancelled as "
+          "abandoned; one not polled or watched for half of it is not paired");
 ABSL_FLAG(int, bot_budget_ms, 300, "Thinking time asked of the bot service per CPU move");
 ABSL_FLAG(int, tick_ms, 200, "Period of the background loop (timers, CPU moves, queue)");
 ABSL_FLAG(double, heartbeat_seconds, 15, "Watch heartbeat after this long without events");

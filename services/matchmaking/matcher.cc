@@ -15,6 +15,7 @@ namespace tablero::matchmaking {
 void Background::MatchQueue() {
   // One matcher at a time across replicas; the others skip this round.
   std::vector<std::string> keys, changed;  // changed: tickets whose streams to wake
+  const double present = absl::ToDoubleSeconds(TicketPresence(config_.ticket_abandon));
   absl::Status s = commits_->Tx([&](pqxx::work& w) {
     keys.clear();
     changed.clear();
@@ -24,10 +25,12 @@ void Background::MatchQueue() {
              absl::ToDoubleSeconds(config_.ticket_abandon), kTicketCancelled, kTicketWaiting)) {
       changed.push_back(r[0].as<std::string>());
     }
-    for (const auto& r :
-         w.exec_params("SELECT pool_key FROM tickets WHERE status = $1 GROUP BY pool_key, "
-                       "player_count HAVING count(*) >= player_count",
-                       kTicketWaiting)) {
+    // Only the tickets whose players are there (TicketPresence) are paired.
+    for (const auto& r : w.exec_params(
+             "SELECT pool_key FROM tickets WHERE status = $1 AND polled_at > now() - "
+             "make_interval(secs => $2) GROUP BY pool_key, player_count HAVING count(*) >= "
+             "player_count",
+             kTicketWaiting, present)) {
       keys.push_back(r[0].as<std::string>());
     }
     return absl::OkStatus();
@@ -53,8 +56,8 @@ void Background::MatchQueue() {
       for (const auto& r : w.exec_params(
                "SELECT id, player_id, rating, extract(epoch FROM now() - created_at)::float8, "
                "player_count, kind, options FROM tickets WHERE status = $2 AND pool_key = $1 "
-               "ORDER BY created_at FOR UPDATE",
-               key, kTicketWaiting)) {
+               "AND polled_at > now() - make_interval(secs => $3) ORDER BY created_at FOR UPDATE",
+               key, kTicketWaiting, present)) {
         ids.push_back(r[0].as<std::string>());
         players.push_back(r[1].as<std::string>());
         waiting.push_back(WaitingTicket{r[2].as<double>(), r[3].as<double>()});

@@ -161,6 +161,8 @@ class MatchmakingService final {
 
   // WatchTicket's reads (TicketWatch::Reader): the tickets, WAITING ones renewed.
   std::vector<v1::Ticket> ReadWatchedTickets(const std::vector<std::string>& ids);
+  // TicketWatch::Away: the ticket, if WAITING, is no longer present (TicketPresence).
+  void MarkTicketAway(const std::string& id);
 
   Config config_;
   Metrics* metrics_;

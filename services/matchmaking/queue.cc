@@ -235,4 +235,14 @@ std::vector<v1::Ticket> MatchmakingService::ReadWatchedTickets(
   return out;
 }
 
+void MatchmakingService::MarkTicketAway(const std::string& id) {
+  (void)commits_.Tx([&](pqxx::work& w) {
+    w.exec_params(
+        "UPDATE tickets SET polled_at = least(polled_at, now() - make_interval(secs => $2)) "
+        "WHERE id = $1 AND status = $3",
+        id, absl::ToDoubleSeconds(TicketPresence(config_.ticket_abandon)), kTicketWaiting);
+    return absl::OkStatus();
+  });
+}
+
 }  // namespace tablero::matchmaking

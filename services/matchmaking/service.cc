@@ -35,7 +35,8 @@ void MatchmakingService::StartBackground() {
   hub_.Start();
   watchers_.Start();
   connections_.Start();
-  tickets_.Start([this](const std::vector<std::string>& ids) { return ReadWatchedTickets(ids); });
+  tickets_.Start([this](const std::vector<std::string>& ids) { return ReadWatchedTickets(ids); },
+                 [this](const std::string& id) { MarkTicketAway(id); });
   background_.Start();
 }
 

@@ -22,8 +22,9 @@ TicketWatch::~TicketWatch() {
   Stop(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server shutting down: reconnect"));
 }
 
-void TicketWatch::Start(Reader reader) {
+void TicketWatch::Start(Reader reader, Away away) {
   reader_ = std::move(reader);
+  away_ = std::move(away);
   {
     absl::MutexLock lock(&timer_mu_);
     stop_timer_ = false;
@@ -80,12 +81,17 @@ absl::Status TicketWatch::Follow(const TicketStreamPtr& s, const v1::Ticket& tic
   return absl::OkStatus();
 }
 
-void TicketWatch::Forget(const TicketStream* s, const std::string& ticket_id) {
-  absl::MutexLock lock(&mu_);
-  auto it = streams_.find(ticket_id);
-  if (it == streams_.end()) return;
-  it->second.erase(s);
-  if (it->second.empty()) streams_.erase(it);
+void TicketWatch::Forget(const TicketStream* s, const std::string& ticket_id, bool left) {
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = streams_.find(ticket_id);
+    if (it == streams_.end()) return;
+    it->second.erase(s);
+    if (!it->second.empty()) return;  // another stream here still follows it
+    streams_.erase(it);
+    if (stopped_) return;
+  }
+  if (left && away_) reads_.Post([this, id = ticket_id] { away_(id); });
 }
 
 size_t TicketWatch::size() const {
@@ -197,7 +203,10 @@ void TicketStream::OnWriteDone(bool ok) {
   {
     absl::MutexLock lock(&mu_);
     in_flight_ = false;
-    if (!ok) ended_ = true;  // the client is gone
+    if (!ok) {  // the client is gone
+      left_ = left_ || !ended_;
+      ended_ = true;
+    }
     if (ok && !ended_ && has_next_) {
       writing_ = std::move(next_);
       has_next_ = false;
@@ -217,18 +226,26 @@ void TicketStream::OnWriteDone(bool ok) {
   }
 }
 
-void TicketStream::OnCancel() { End(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled")); }
+void TicketStream::OnCancel() {
+  {
+    absl::MutexLock lock(&mu_);
+    left_ = left_ || !ended_;  // not after the final state or a drain
+  }
+  End(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+}
 
 void TicketStream::OnDone() {
   TicketWatch* watch = nullptr;
   std::string ticket;
+  bool left = false;
   {
     absl::MutexLock lock(&mu_);
     done_ = true;
     watch = watch_;
     ticket = ticket_id_;
+    left = left_;
   }
-  if (watch != nullptr) watch->Forget(this, ticket);
+  if (watch != nullptr) watch->Forget(this, ticket, left);
   TicketStreamPtr keep = std::move(self_);  // the last reference may go with it
 }
 

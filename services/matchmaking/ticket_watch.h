@@ -8,7 +8,9 @@
 // its first read and its listing). Nothing polls per stream: one timer reads every
 // watched ticket in one statement per `period`, which renews them (a watched ticket is
 // not abandoned), sends each stream a heartbeat (the rating window widens as it waits)
-// and catches any lost wake-up.
+// and catches any lost wake-up. When the last stream of a ticket here ends because its
+// client went away (not because the ticket was decided or the replica drains), the ticket
+// is told away (Away): a player who closed the page is not paired until they are back.
 //
 // As the hub's listener this also passes every other name (rooms) on to the room feeds.
 #ifndef TABLERO_SERVICES_MATCHMAKING_TICKET_WATCH_H_
@@ -33,6 +35,13 @@
 
 namespace tablero::matchmaking {
 
+// A WAITING ticket is paired only while its player is there: polled or watched within
+// this window, half the time after which an unpolled ticket is cancelled as abandoned
+// (the watch renews its tickets at least three times in the abandon time). A ticket told
+// away is set back by the window: not paired, and abandoned the other half later unless
+// its player polls or watches it again.
+inline absl::Duration TicketPresence(absl::Duration abandon) { return abandon / 2; }
+
 class TicketStream;
 using TicketStreamPtr = std::shared_ptr<TicketStream>;
 
@@ -40,13 +49,15 @@ class TicketWatch : public Hub::Listener {
  public:
   // Reads the tickets of these ids (those that exist) and renews the WAITING ones.
   using Reader = std::function<std::vector<v1::Ticket>(const std::vector<std::string>& ids)>;
+  // Marks a WAITING ticket whose player left (its last stream here closed by the client).
+  using Away = std::function<void(const std::string& id)>;
   // Most streams of one ticket on one replica.
   static constexpr int kPerTicket = 8;
 
   TicketWatch(Hub::Listener* rooms, absl::Duration period);
   ~TicketWatch() override;
-  // `reader` must be set before Start.
-  void Start(Reader reader);
+  // Both are called on this watch's own worker, never under its locks.
+  void Start(Reader reader, Away away);
   // Ends every stream with `status` and stops the timer (the replica drains).
   void Stop(const grpc::Status& status);
 
@@ -72,7 +83,8 @@ class TicketWatch : public Hub::Listener {
 
  private:
   friend class TicketStream;
-  void Forget(const TicketStream* s, const std::string& ticket_id);
+  // `left`: the stream ended because its client went away.
+  void Forget(const TicketStream* s, const std::string& ticket_id, bool left);
   // Reads `ids` and writes each ticket to its streams.
   void Refresh(const std::vector<std::string>& ids, bool heartbeat);
   void Run();
@@ -80,6 +92,7 @@ class TicketWatch : public Hub::Listener {
   Hub::Listener* rooms_;
   const absl::Duration period_;
   Reader reader_;
+  Away away_;
   mutable absl::Mutex mu_;
   // ticket id -> its streams here
   absl::flat_hash_map<std::string, absl::flat_hash_map<const TicketStream*, TicketStreamPtr>>
@@ -122,6 +135,7 @@ class TicketStream final : public grpc::ServerWriteReactor<v1::Ticket> {
   bool final_sent_ ABSL_GUARDED_BY(mu_) = false;
   bool ended_ ABSL_GUARDED_BY(mu_) = false;     // no more writes
   bool finished_ ABSL_GUARDED_BY(mu_) = false;  // Finish called
+  bool left_ ABSL_GUARDED_BY(mu_) = false;      // the client went away before the end
   grpc::Status end_status_ ABSL_GUARDED_BY(mu_);
   TicketStreamPtr self_;  // until OnDone
 };
