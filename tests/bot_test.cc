@@ -169,6 +169,7 @@ TEST_F(BotTest, BadInputGetsItsOwnCodeAndNoInternals) {
     grpc::Status s = Call(Req(tablero::v1::GAME_KIND_CHESS, state, 5, 100), &resp);
     EXPECT_EQ(s.error_code(), grpc::INVALID_ARGUMENT) << what << ": " << s.error_message();
     EXPECT_EQ(s.error_message().rfind("state: ", 0), 0u) << what << ": " << s.error_message();
+    EXPECT_EQ(s.error_message().find("state: state: "), std::string::npos) << s.error_message();
     EXPECT_EQ(s.error_message().find("request id"), std::string::npos) << s.error_message();
     EXPECT_TRUE(s.error_details().empty()) << what;
     clean(s);

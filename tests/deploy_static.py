@@ -110,7 +110,9 @@ class Static(unittest.TestCase):
         vh = hcm["route_config"]["virtual_hosts"][0]
         cors = vh["typed_per_filter_config"]["envoy.filters.http.cors"]
         self.assertIn("authorization", cors["allow_headers"])
-        self.assertIn("grpc-status", cors["expose_headers"])
+        exposed = cors["expose_headers"].split(",")
+        for header in ("grpc-status", "grpc-message", "grpc-status-details-bin", "x-request-id"):
+            self.assertIn(header, exposed, "clients of other origins read it from an error")
         routes = vh["routes"]
         blocked = [r["match"].get("path") for r in routes if "direct_response" in r]
         self.assertIn("/tablero.v1.Rating/ReportGame", blocked, "ReportGame is internal")

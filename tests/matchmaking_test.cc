@@ -81,6 +81,11 @@ TEST_F(MatchmakingTest, GuestsTokensAndNames) {
   ASSERT_EQ(players.players_size(), 2);
   EXPECT_EQ(players.players(0).player_id(), b.id);
   EXPECT_EQ(players.players(1).display_name(), "Ana Maria");
+  v1::GetPlayersRequest blank = gp;
+  blank.add_player_ids("");
+  grpc::Status s = MM_CALL(mm, GetPlayers, nullptr, blank, &players);
+  EXPECT_EQ(s.error_code(), Code::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(), "player_ids[3]: empty");
   for (int i = 0; i < 100; ++i) gp.add_player_ids("x");
   EXPECT_EQ(MM_CALL(mm, GetPlayers, nullptr, gp, &players).error_code(), Code::INVALID_ARGUMENT);
 }

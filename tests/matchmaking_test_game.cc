@@ -95,6 +95,20 @@ TEST_F(MatchmakingGameTest, ChessThroughInviteCodeToCheckmateThenRematch) {
   EXPECT_EQ(GetGame(mm, gid).ply(), 0);
   EXPECT_EQ(Count("SELECT count(*) FROM matchmaking.moves WHERE game_id = '" + gid + "'"), 0);
 
+  // A rename shows in the room; a game's seats keep the names of its start (UpdateGuest).
+  v1::UpdateGuestRequest rename;
+  rename.set_display_name("Noir");
+  v1::Player renamed;
+  ASSERT_TRUE(MM_CALL(mm, UpdateGuest, &black, rename, &renamed).ok());
+  EXPECT_EQ(GetGame(mm, gid).seats(1).display_name(), "Black");
+  v1::GetRoomRequest gr;
+  gr.set_room_id(room.id());
+  v1::Room named;
+  ASSERT_TRUE(MM_CALL(mm, GetRoom, nullptr, gr, &named).ok());
+  EXPECT_EQ(named.members(1).display_name(), "Noir");
+  rename.set_display_name("Black");
+  ASSERT_TRUE(MM_CALL(mm, UpdateGuest, &black, rename, &renamed).ok());
+
   // Fool's mate, in both notations.
   v1::MakeMoveResponse mr;
   ASSERT_TRUE(Move(mm, &white, gid, 0, "f2f3", &mr).ok());

@@ -345,6 +345,12 @@ TEST_F(MatchmakingLiveTest, QuickMatchPairsTwoWaitingPlayers) {
   bad = jq;
   bad.set_kind(v1::GAME_KIND_UNSPECIFIED);
   EXPECT_EQ(MM_CALL(mm, JoinQueue, &c, bad, &tc).error_code(), Code::INVALID_ARGUMENT);
+  bad = jq;
+  (*bad.mutable_options())["draw_mode"] = "never";
+  s = MM_CALL(mm, JoinQueue, &c, bad, &tc);
+  EXPECT_EQ(s.error_code(), Code::INVALID_ARGUMENT);
+  // The message names the request's field (JoinQueueRequest has no `settings`).
+  EXPECT_EQ(s.error_message().rfind("options: option \"draw_mode\"", 0), 0u) << s.error_message();
   v1::GetTicketRequest gt;
   gt.set_ticket_id(ta.ticket_id());
   EXPECT_EQ(MM_CALL(mm, GetTicket, &c, gt, &tc).error_code(), Code::PERMISSION_DENIED);

@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "tests/rating_test_util.h"
 
 namespace tablero::testing {
@@ -198,6 +201,17 @@ TEST_F(RatingQueryTest, LeaderboardFiltersByRdAndPages) {
     r.set_page_token("bm9wZQ");
     EXPECT_EQ(stub_->GetLeaderboard(&ctx3, r, &resp).error_code(),
               grpc::StatusCode::INVALID_ARGUMENT);
+    // A token whose rank leaves no room for the next page's ranks (they would overflow).
+    std::string raw;
+    ASSERT_TRUE(absl::WebSafeBase64Unescape(first.next_page_token(), &raw));
+    std::vector<std::string> fields = absl::StrSplit(raw, absl::MaxSplits('|', 4));
+    ASSERT_EQ(fields.size(), 5u) << raw;
+    fields[1] = "2147483647";
+    grpc::ClientContext ctx5;
+    r.set_page_token(absl::WebSafeBase64Escape(absl::StrJoin(fields, "|")));
+    grpc::Status forged = stub_->GetLeaderboard(&ctx5, r, &resp);
+    EXPECT_EQ(forged.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    for (const auto& e : resp.entries()) EXPECT_GT(e.rank(), 0);
     grpc::ClientContext ctx4;
     r.set_page_token("");
     r.set_page_size(-3);

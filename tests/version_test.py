@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Versions, the license and the terminal client's command line (issue 24, items 5 and 6).
 
-  python3 tests/version_test.py Version|ClientArgs|Repository
+  python3 tests/version_test.py Version|ClientArgs|Help|Repository
 
 Version: every binary prints `tablero PROGRAM VERSION (commit C)` for --version and exits 0,
 VERSION being the project version of the top-level CMakeLists.txt.
 ClientArgs: `tablero` rejects unknown flags and bad values before it calls any server.
+Help: every service's --help lists its own and the shared flags, names their files by
+their path in the repository, and no help text prints a secret set in the environment.
 Repository: LICENSE is Apache-2.0 and the README says so; scripts/stack.sh builds the
 client and appends to the services' logs; the image labels carry the version.
 Needs TABLERO_SOURCE_DIR and TABLERO_BIN_DIR (tests/CMakeLists.txt sets them).
@@ -75,6 +77,50 @@ class ClientArgs(unittest.TestCase):
         r = run("tablero")
         self.assertEqual(r.returncode, 2)
         self.assertIn("usage: tablero", r.stdout)
+
+
+class Help(unittest.TestCase):
+    """What an operator reads from `<service> --help` and `--helpfull`."""
+
+    SECRETS = {"TABLERO_DATABASE_URL": "postgresql://tablero:pw-in-the-env@db:5432/tablero",
+               "TABLERO_SERVICE_KEY": "key-in-the-env"}
+
+    def help(self, binary, flag):
+        env = dict(os.environ, **self.SECRETS)
+        r = subprocess.run([os.path.join(BIN, binary), flag], capture_output=True, text=True,
+                           timeout=30, env=env)
+        return r.stdout + r.stderr
+
+    def test_help_lists_the_service_flags(self):
+        own = {"rules": "--state_cache_entries", "matchmaking": "--grace_seconds",
+               "rating": "--tau", "bot": "--max_budget_ms"}
+        for binary, flag in own.items():
+            with self.subTest(binary=binary):
+                out = self.help(binary, "--help")
+                self.assertNotIn("No flags matched", out)
+                for f in (flag, "--listen", "--metrics_listen", "--drain_seconds",
+                          "--service_key", "--log_level"):
+                    self.assertIn(f, out)
+                self.assertIn(f"services/{binary}/", out)
+
+    def test_help_names_files_in_the_repository(self):
+        # The build machine's folders are nobody's business: a flag's file is named by its
+        # path in the repository.
+        root = os.path.realpath(SRC).strip("/")
+        for binary in ("rules", "matchmaking", "rating", "bot", "healthcheck"):
+            with self.subTest(binary=binary):
+                out = self.help(binary, "--helpfull")
+                self.assertRegex(out, r"Flags from (libs|services|tools)/")
+                self.assertNotIn(root, out)
+
+    def test_help_prints_no_secret_from_the_environment(self):
+        for binary in ("rules", "matchmaking", "rating", "bot"):
+            for flag in ("--help", "--helpfull", "--helpmatch=_url", "-helpfull"):
+                with self.subTest(binary=binary, flag=flag):
+                    out = self.help(binary, flag)
+                    self.assertIn("--database_url", out)
+                    for secret in ("pw-in-the-env", "key-in-the-env"):
+                        self.assertNotIn(secret, out)
 
 
 class Repository(unittest.TestCase):

@@ -6,9 +6,11 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
 #include "libs/version/version.h"
 
@@ -50,15 +52,40 @@ std::string EnvName(absl::string_view flag) {
   return absl::StrCat("TABLERO_", absl::AsciiStrToUpper(flag));
 }
 
+namespace {
+
+// --help, --helpfull, --helpshort, --helppackage, --helpon=..., --helpmatch=...
+bool AsksForHelp(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    absl::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (!absl::ConsumePrefix(&arg, "--")) absl::ConsumePrefix(&arg, "-");
+    if (absl::StartsWith(arg, "help")) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<char*> ParseConfig(int argc, char** argv, absl::string_view program,
                                absl::string_view usage) {
-  InitFlagsUsage(program, usage);
+  // --help lists the flags of the service (services/PROGRAM/) and those every service
+  // shares (libs/service/); --helpfull lists every flag.
+  absl::FlagsUsageConfig config;
+  config.contains_help_flags =
+      [own = absl::StrCat("services/", program, "/")](absl::string_view file) {
+        return absl::StartsWith(file, own) || absl::StartsWith(file, "libs/service/");
+      };
+  InitFlagsUsage(program, usage, config);
   // Debian's Abseil is built with Mutex deadlock detection on: a cycle-graph update on
   // every lock gRPC takes, several percent of a call. Our services hold no nested locks.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
-  // Environment overrides go first so that the command line, parsed later, wins.
+  // Environment overrides go first so that the command line, parsed later, wins. A help
+  // text shows the defaults, not the environment: it would print a value set there as
+  // "currently", secrets included (TABLERO_DATABASE_URL's password, TABLERO_SERVICE_KEY).
   static std::vector<std::string> env_args;
-  for (char** e = environ; *e != nullptr; ++e) {
+  char** env = AsksForHelp(argc, argv) ? nullptr : environ;
+  for (char** e = env; e != nullptr && *e != nullptr; ++e) {
     absl::string_view kv = *e;
     if (!absl::StartsWith(kv, "TABLERO_")) continue;
     size_t eq = kv.find('=');

@@ -37,8 +37,10 @@ namespace tablero::service {
 std::string EnvName(absl::string_view flag);
 
 // Parses flags after applying environment overrides; exits with a usage message on a bad
-// flag (as absl does); --version prints "tablero PROGRAM VERSION (commit C)". Returns the
-// positional arguments.
+// flag (as absl does); --version prints "tablero PROGRAM VERSION (commit C)"; --help lists
+// the flags of services/PROGRAM/ and libs/service/, --helpfull every flag, both with their
+// defaults (the environment is not applied for a help text: it may hold secrets). Returns
+// the positional arguments.
 std::vector<char*> ParseConfig(int argc, char** argv, absl::string_view program,
                                absl::string_view usage);
 

@@ -1,5 +1,7 @@
 #include "libs/service/log.h"
 
+#include <google/protobuf/stubs/logging.h>
+
 #include <atomic>
 #include <cstdio>
 
@@ -49,7 +51,21 @@ const char* LevelName(Level l) {
   return "info";
 }
 
+// protobuf's own messages, as lines of ours. The one a client causes at will, a request's
+// string field with invalid UTF-8, is a client error the call boundary refuses
+// (INVALID_ARGUMENT) and logs as a failed call: debug, as other client errors.
+void ProtobufMessage(google::protobuf::LogLevel level, const char* file, int line,
+                     const std::string& message) {
+  Level l = Level::kError;
+  if (level == google::protobuf::LOGLEVEL_INFO) l = Level::kInfo;
+  if (level == google::protobuf::LOGLEVEL_WARNING) l = Level::kWarn;
+  if (message.find("invalid UTF-8") != std::string::npos) l = Level::kDebug;
+  Log(l, "protobuf", {{"error", message}, {"at", absl::StrCat(file, ":", line)}});
+}
+
 }  // namespace
+
+void LogLibraryMessages() { google::protobuf::SetLogHandler(&ProtobufMessage); }
 
 void SetLogService(absl::string_view name) {
   absl::MutexLock lock(&g_mu);

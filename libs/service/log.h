@@ -15,6 +15,9 @@ namespace tablero::service {
 enum class Level { kDebug = 0, kInfo = 1, kWarn = 2, kError = 3 };
 
 void SetLogService(absl::string_view name);
+// Sends the messages protobuf prints (on stderr, in its own format) through Log instead.
+// Call once at start-up, before other threads run (Server's constructor does).
+void LogLibraryMessages();
 void SetLogLevel(Level level);
 bool ParseLogLevel(absl::string_view text, Level* level);
 

@@ -49,6 +49,7 @@ Server::Server(std::string name, ServerOptions options)
       metrics_(std::make_unique<RpcMetrics>(*registry_)),
       ops_(name_) {
   SetLogService(name_);
+  LogLibraryMessages();
   prometheus::BuildGauge()
       .Name("tablero_build_info")
       .Help("The build a replica runs: always 1, labelled with its version and git commit")

@@ -17,7 +17,8 @@ absl::string_view Commit();   // "abc1234" or "unknown"
 std::string VersionLine(absl::string_view program);
 
 // Sets Abseil's usage message and usage config (`config`, whose version_string is replaced:
-// --version prints VersionLine(program)). Call once, before absl::ParseCommandLine.
+// --version prints VersionLine(program); without a normalize_filename, help texts name a
+// flag's file by its path in the repository). Call once, before absl::ParseCommandLine.
 void InitFlagsUsage(absl::string_view program, absl::string_view usage,
                     absl::FlagsUsageConfig config = {});
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/strings/cord.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "libs/bot/bot.h"
 #include "libs/bot/levels.h"
@@ -24,9 +25,13 @@ grpc::Status Invalid(const std::string& msg) {
 }
 
 // A refusal from the registry or libs/bot, as the client gets it: its code and any reason
-// kept (service::ToGrpc); a malformed input's message names the field it came from.
+// kept (service::ToGrpc); a malformed input's message names the field it came from, once
+// (most of the registry's messages about a state already start with "state: ").
 grpc::Status Refused(const absl::Status& s, absl::string_view field) {
-  if (s.code() != absl::StatusCode::kInvalidArgument) return service::ToGrpc(s);
+  if (s.code() != absl::StatusCode::kInvalidArgument ||
+      absl::StartsWith(s.message(), absl::StrCat(field, ": "))) {
+    return service::ToGrpc(s);
+  }
   absl::Status named(s.code(), absl::StrCat(field, ": ", s.message()));
   s.ForEachPayload(
       [&](absl::string_view url, const absl::Cord& payload) { named.SetPayload(url, payload); });

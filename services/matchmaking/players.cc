@@ -119,8 +119,10 @@ grpc::Status MatchmakingService::GetPlayers(grpc::ServerContextBase*,
   if (req->player_ids_size() > 100) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "player_ids: at most 100");
   }
-  for (const auto& id : req->player_ids()) {
-    if (absl::Status s = CheckId("player_ids", id); !s.ok()) return ToGrpc(s);
+  for (int i = 0; i < req->player_ids_size(); ++i) {
+    // The message names the entry: "player_ids: empty" read as if the list were.
+    const std::string field = absl::StrCat("player_ids[", i, "]");
+    if (absl::Status s = CheckId(field, req->player_ids(i)); !s.ok()) return ToGrpc(s);
   }
   absl::Status s = commits_.Tx([&](pqxx::work& w) {
     for (const auto& id : req->player_ids()) {

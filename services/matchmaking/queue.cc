@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "libs/games/games.h"
 #include "libs/games/kinds.h"
 #include "libs/service/request_id.h"
@@ -79,7 +80,12 @@ grpc::Status MatchmakingService::JoinQueue(grpc::ServerContextBase* ctx,
     if (!room_level) (*given.mutable_options())[k] = v;
   }
   auto settings = ResolveSettings(req->kind(), given);
-  if (!settings.ok()) return ToGrpc(settings.status());
+  if (!settings.ok()) {
+    // ResolveSettings names a room's field ("settings.options"); this request's is "options".
+    absl::string_view msg = settings.status().message();
+    absl::ConsumePrefix(&msg, "settings.");
+    return ToGrpc(absl::Status(settings.status().code(), msg));
+  }
   v1::RoomSettings opts;
   *opts.mutable_options() = settings->options();
   // The options must allow this many seats (Japanese Chinese Checkers: 2-3).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "absl/strings/escaping.h"
@@ -13,6 +14,12 @@
 
 namespace tablero::rating {
 namespace {
+
+constexpr int kMaxPageSize = 100;
+// A board token holds the rank of its page's last entry and the next page counts on from
+// it: a rank that leaves no room for a page is no rank a board has (a forged token's
+// would overflow the next ranks).
+constexpr int kMaxRank = std::numeric_limits<int>::max() - kMaxPageSize;
 
 absl::Status Bad() {
   return absl::InvalidArgumentError(
@@ -37,7 +44,7 @@ absl::StatusOr<int> PageSize(int requested) {
     return absl::InvalidArgumentError(
         absl::StrCat("page_size must not be negative, got ", requested));
   }
-  return requested == 0 ? 50 : std::min(requested, 100);
+  return requested == 0 ? 50 : std::min(requested, kMaxPageSize);
 }
 
 std::string BoardToken(int pool, const BoardRow& last) {
@@ -49,7 +56,7 @@ absl::StatusOr<BoardRow> ParseBoardToken(int pool, const std::string& token) {
   std::vector<std::string> f;
   BoardRow r;
   if (!Fields(token, 'L', pool, 4, &f) || !absl::SimpleAtoi(f[0], &r.rank) || r.rank < 1 ||
-      !ParseDoubleHex(f[1], &r.rating) || !std::isfinite(r.rating) ||
+      r.rank > kMaxRank || !ParseDoubleHex(f[1], &r.rating) || !std::isfinite(r.rating) ||
       !absl::SimpleAtoi(f[2], &r.games) || r.games < 0 || !CheckId(f[3], "player").ok()) {
     return Bad();
   }
