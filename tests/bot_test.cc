@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
+#include <thread>
 
 #include "libs/game/codec.h"
 #include "libs/games/games.h"
@@ -220,6 +222,62 @@ TEST_F(BotTest, ExportsThinkTimeAndOverrunMetrics) {
   EXPECT_NE(metrics->find("tablero_bot_budget_overruns_total{kind=\"checkers\"}"),
             std::string::npos)
       << *metrics;
+}
+
+// A search whose answer is no longer wanted stops: a call the caller cancelled frees its
+// core at once (its think time is observed long before its 60 s budget), and a draining
+// bot exits after its drain deadline instead of after the longest search in flight.
+TEST(BotCancelTest, ASearchStopsWhenItsCallIsCancelledAndWhenTheServerDrains) {
+  const int metrics_port = FreePort();
+  const std::string addr = "127.0.0.1:" + std::to_string(FreePort());
+  Process proc(BinPath("bot"),
+               {"--listen=" + addr, "--metrics_listen=127.0.0.1:" + std::to_string(metrics_port),
+                "--max_budget_ms=60000", "--drain_seconds=1"});
+  ASSERT_EQ(WaitHealth(addr, "SERVING", 30), "SERVING") << proc.log();
+  auto stub =
+      tablero::v1::Bot::NewStub(grpc::CreateChannel(addr, grpc::InsecureChannelCredentials()));
+  ChooseMoveRequest req;
+  req.set_kind(tablero::v1::GAME_KIND_CHESS);
+  req.set_level(10);
+  req.set_budget_ms(60000);
+  {
+    game::NewGameParams p;
+    p.kind = game::Kind::kChess;
+    req.set_state((*games::NewGame(p))->Encode());
+  }
+  const std::string counted = "tablero_bot_think_seconds_count{kind=\"chess\"} 1";
+  auto think_counted = [&] {
+    auto m = HttpGet("127.0.0.1", metrics_port, "/metrics");
+    return m.has_value() && m->find(counted) != std::string::npos;
+  };
+  ASSERT_FALSE(think_counted());
+  {  // The caller gives up after 300 ms.
+    grpc::ClientContext ctx;
+    ChooseMoveResponse resp;
+    std::thread cancel([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      ctx.TryCancel();
+    });
+    EXPECT_EQ(stub->ChooseMove(&ctx, req, &resp).error_code(), grpc::StatusCode::CANCELLED);
+    cancel.join();
+  }
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!think_counted() && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(think_counted()) << "the cancelled search still runs";
+  // Drain with a search in flight: the call ends, and the process exits well before the
+  // search's budget.
+  grpc::ClientContext ctx;
+  ChooseMoveResponse resp;
+  grpc::Status status;
+  std::thread call([&] { status = stub->ChooseMove(&ctx, req, &resp); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  proc.Signal(SIGTERM);
+  const std::optional<int> exit = proc.Wait(20);
+  EXPECT_TRUE(exit.has_value()) << "still running 20 s after SIGTERM with a 1 s drain";
+  if (!exit.has_value()) ctx.TryCancel();
+  call.join();
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 
 #include "absl/status/statusor.h"
 #include "libs/game/game.h"
@@ -28,6 +29,10 @@ struct Request {
   // for benchmarks that time searches to a fixed depth (with a budget that does not stop
   // them).
   int max_depth = 0;
+  // Set by a service: true once the answer is no longer wanted (the caller cancelled, or
+  // the server drains). A clocked search asks about once a millisecond and then answers
+  // at once with the best move it has.
+  std::function<bool()> cancelled;
 };
 
 struct Choice {

@@ -234,8 +234,7 @@ absl::StatusOr<Choice> ChooseCheckers(const game::Game& game, const Request& req
     limits.noise = spec.noise_cp;
     limits.seed = rng.Next();
     limits.keep_partial = spec.max_nodes == 0;
-    const CheckersResult res = SearchCheckers(
-        st, me, limits, Clocked(request, seeded) ? SearchClock(HardLimit(request)) : SearchClock());
+    const CheckersResult res = SearchCheckers(st, me, limits, ClockFor(request, seeded));
     from = res.from;
     to = res.to;
     c.eval = std::clamp(res.score, -kMateEval + 1, kMateEval - 1);

@@ -64,7 +64,10 @@ absl::StatusOr<Choice> ChooseChess(const game::Game& game, const Request& reques
     limits.max_nodes = spec.max_nodes;
     if (seeded && limits.max_nodes == 0)
       limits.max_nodes = uint64_t(request.budget_ms) * kSeededNodesPerMs;
-    if (Clocked(request, seeded)) limits.deadline = HardLimit(request);
+    if (Clocked(request, seeded)) {
+      limits.deadline = HardLimit(request);
+      limits.cancelled = request.cancelled;
+    }
     limits.noise_cp = spec.noise_cp;
     limits.noise_seed = rng.Next();
     limits.reuse_table = !seeded;

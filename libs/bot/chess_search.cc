@@ -88,7 +88,7 @@ class Searcher {
     table_net = net_;
     if (net_) net_stack_.emplace(*net_, kMaxPly + 2);
     if (limits.deadline != std::chrono::steady_clock::time_point{}) {
-      clock_ = SearchClock(limits.deadline);
+      clock_ = SearchClock(limits.deadline, limits.cancelled);
     } else if (limits.time_ms > 0) {
       clock_ =
           SearchClock(std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.time_ms));

@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "libs/chess/position.h"
@@ -33,8 +34,9 @@ struct ChessLimits {
   int64_t time_ms = 0;     // hard wall-clock limit from the search's start; 0 = none
   // If set, the hard limit is this instant instead (time_ms is then ignored).
   std::chrono::steady_clock::time_point deadline{};
-  int noise_cp = 0;         // +/- amplitude of the deterministic per-position eval noise
-  uint64_t noise_seed = 0;  // selects the noise (weaker levels)
+  std::function<bool()> cancelled;  // with a deadline: stop once it says so (SearchClock)
+  int noise_cp = 0;                 // +/- amplitude of the deterministic per-position eval noise
+  uint64_t noise_seed = 0;          // selects the noise (weaker levels)
   // Keep what this thread's previous searches left in the transposition table and learnt
   // (move histories, the evaluation's correction history) (only for searches without
   // noise, and never when a repeatable answer is wanted: it makes the result depend on

@@ -39,6 +39,11 @@ inline SearchClock::Clock::time_point HardLimit(const Request& request) {
 // Whether the search stops by the clock: always, except a seeded request that asked for
 // nodes only.
 inline bool Clocked(const Request& request, bool seeded) { return !seeded || request.use_clock; }
+// The clock of a search: HardLimit and the request's cancellation when Clocked, else none.
+inline SearchClock ClockFor(const Request& request, bool seeded) {
+  return Clocked(request, seeded) ? SearchClock(HardLimit(request), request.cancelled)
+                                  : SearchClock();
+}
 
 // `seed` is never 0 here (bot.cc draws one for unseeded requests); `seeded` tells whether
 // the caller asked for a repeatable answer; `request.arrival` is set.

@@ -4,12 +4,16 @@
 // cores) a thread that checks the clock just before the limit may not run again for tens
 // of milliseconds; the clock keeps the longest pause it has seen between two checks and
 // stops when now plus that pause would pass the limit, so the answer still arrives on time.
+// It also stops once an answer is no longer wanted (Request::cancelled, asked about once a
+// millisecond).
 #ifndef TABLERO_LIBS_BOT_CLOCK_H_
 #define TABLERO_LIBS_BOT_CLOCK_H_
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <utility>
 
 namespace tablero::bot {
 
@@ -19,9 +23,14 @@ class SearchClock {
 
   // No limit: Expired() is always false.
   SearchClock() : start_(Clock::now()), last_(start_) {}
-  // The search may run until `limit`.
-  explicit SearchClock(Clock::time_point limit)
-      : start_(Clock::now()), limit_(limit), has_limit_(true), last_(start_) {}
+  // The search may run until `limit`, or until `cancelled` (if set) says to stop.
+  explicit SearchClock(Clock::time_point limit, std::function<bool()> cancelled = {})
+      : start_(Clock::now()),
+        limit_(limit),
+        has_limit_(true),
+        last_(start_),
+        cancelled_(std::move(cancelled)),
+        asked_(start_) {}
 
   bool has_limit() const { return has_limit_; }
   // Milliseconds since the search started.
@@ -46,7 +55,15 @@ class SearchClock {
     max_pause_ = std::max(max_pause_, now - last_);
     last_ = now;
     // Twice the pause: one before the search sees the limit, one before the answer is sent.
-    return now + 2 * max_pause_ >= limit_;
+    if (now + 2 * max_pause_ >= limit_) return true;
+    if (cancelled_ && now - asked_ >= std::chrono::milliseconds(1)) {
+      asked_ = now;
+      if (cancelled_()) {
+        limit_ = now;  // stays expired
+        return true;
+      }
+    }
+    return false;
   }
 
  private:
@@ -55,6 +72,8 @@ class SearchClock {
   bool has_limit_ = false;
   Clock::time_point last_;
   Clock::duration max_pause_{0};
+  std::function<bool()> cancelled_;
+  Clock::time_point asked_;  // when cancelled_ was last asked
 };
 
 }  // namespace tablero::bot

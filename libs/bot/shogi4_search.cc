@@ -428,9 +428,7 @@ absl::StatusOr<Choice> ChooseShogi4(const game::Game& game, const Request& reque
   if (seeded && nodes == 0) nodes = uint64_t(request.budget_ms) * 20;
   const int depth =
       request.max_depth > 0 ? std::min(request.max_depth, spec.max_depth) : spec.max_depth;
-  Shogi4Searcher s(me, depth, brs, nodes,
-                   Clocked(request, seeded) ? SearchClock(HardLimit(request)) : SearchClock(),
-                   spec.noise_cp, rng.Next());
+  Shogi4Searcher s(me, depth, brs, nodes, ClockFor(request, seeded), spec.noise_cp, rng.Next());
   const auto ranked = s.Run(pos, &c.depth, &c.nodes);
   for (const auto& [score, m] : ranked) {
     auto parsed = game.ParseMove(s4::MoveText(m));

@@ -110,6 +110,8 @@ grpc::Status BotService::ChooseMove(grpc::ServerContext* context,
   req.budget_ms = std::max(1, budget);
   req.seed = request->seed();
   req.arrival = t0;  // decoding counts against the budget
+  // A cancelled call (the caller gave up, or the server drains) stops the search.
+  req.cancelled = [context] { return context->IsCancelled(); };
   auto choice = bot::ChooseMove(**g, req);
   if (!choice.ok()) return Refused(choice.status(), "state");
 
