@@ -586,6 +586,9 @@ test("four-player shogi without highlights: a move into the zone asks whether to
   const { context, page } = await profile(browser, stack.base);
   const shot = shooter("shogi4-promote");
   await roomWithoutHighlights(page, "shogi4");
+  // The game's options read as words, not identifiers ("last_one_standing").
+  assert.deepEqual(await page.locator('[data-testid="option-ending"] option').evaluateAll((els) => els.map((e) => `${e.value}=${e.textContent}`)),
+    ["two_mates=two mates", "last_one_standing=last one standing"]);
   await page.click('[data-testid="start-game"]');
   await page.waitForSelector('[data-square="5g"] [data-piece="P"]');
   assert.ok(await waitMyTurn(page));

@@ -69,7 +69,8 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
       control = h("input", { type: "number", min: Number(o.min), max: Number(o.max), value: v, "data-testid": id, disabled: locked,
         onchange: (e: Event) => update({ options: { [o.name]: (e.target as HTMLInputElement).value } }) });
     } else {
-      control = select(id, o.choices.map((c) => [c, c]), v, (nv) => update({ options: { [o.name]: nv } }), locked);
+      // Shown as words ("last one standing"), sent as the catalogue writes them.
+      control = select(id, o.choices.map((c) => [c, c.replace(/_/g, " ")]), v, (nv) => update({ options: { [o.name]: nv } }), locked);
     }
     rows.push([o.description || o.name, control]);
   }
