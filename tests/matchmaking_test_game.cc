@@ -208,6 +208,18 @@ TEST_F(MatchmakingGameTest, ChessThroughInviteCodeToCheckmateThenRematch) {
   EXPECT_EQ(list.games(0).game_id(), gid);
   EXPECT_EQ(list.games(0).ply(), 4);
   EXPECT_EQ(MM_CALL(mm, ListPlayerGames, nullptr, lg, &list).error_code(), Code::UNAUTHENTICATED);
+  // Another player's games, without a token; an unknown player is not an empty list.
+  lg.set_player_id(black.id);
+  ASSERT_TRUE(MM_CALL(mm, ListPlayerGames, nullptr, lg, &list).ok());
+  EXPECT_EQ(list.games_size(), 1);
+  lg.set_player_id("no-such-player");
+  EXPECT_EQ(MM_CALL(mm, ListPlayerGames, nullptr, lg, &list).error_code(), Code::NOT_FOUND);
+  lg.set_kind(v1::GAME_KIND_SHOGI4);  // a known player with no such game: empty
+  lg.set_player_id(black.id);
+  ASSERT_TRUE(MM_CALL(mm, ListPlayerGames, nullptr, lg, &list).ok());
+  EXPECT_EQ(list.games_size(), 0);
+  lg.clear_kind();
+  lg.clear_player_id();
 
   // Rematch: colours swap.
   v1::RematchRequest rq;

@@ -40,16 +40,16 @@ grpc::Status MatchmakingService::ListPlayerGames(grpc::ServerContextBase* ctx,
   std::string player = req->player_id().empty() ? caller->id : req->player_id();
   if (auto s = CheckId("player_id", player); !s.ok()) return ToGrpc(s);
   if (req->page_size() < 0) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "page_size: must be >= 0");
+    return ToGrpc(absl::InvalidArgumentError("page_size: must be >= 0"));
   }
   if (req->kind() != v1::GAME_KIND_UNSPECIFIED && !games::ProtoKind(req->kind())) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "kind: unknown");
+    return ToGrpc(absl::InvalidArgumentError("kind: unknown"));
   }
   int size = req->page_size() == 0 ? 20 : std::min(req->page_size(), 100);
   int64_t after_us = INT64_MAX;
   std::string after_id = "\x7f";
   if (!req->page_token().empty() && !ParsePageToken(req->page_token(), &after_us, &after_id)) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "page_token: not a token we issued");
+    return ToGrpc(absl::InvalidArgumentError("page_token: not a token we issued"));
   }
   absl::Status s = commits_.Tx([&](pqxx::work& w) -> absl::Status {
     resp->Clear();
@@ -58,6 +58,10 @@ grpc::Status MatchmakingService::ListPlayerGames(grpc::ServerContextBase* ctx,
         "WHERE s.player_id = $1 AND ($2 = 0 OR g.kind = $2) AND (us(g.created_at), g.id) < "
         "($3, $4) ORDER BY g.created_at DESC, g.id DESC LIMIT $5",
         player, static_cast<int>(req->kind()), after_us, after_id, size + 1);
+    // No game: an unknown player is NOT_FOUND (a known one has an empty list).
+    if (r.empty() && w.exec_params("SELECT 1 FROM players WHERE id = $1", player).empty()) {
+      return absl::NotFoundError("player not found");
+    }
     for (int i = 0; i < static_cast<int>(r.size()) && i < size; ++i) {
       v1::Game g;
       if (auto st = LoadGame(w, r[i][0].as<std::string>(), &g); !st.ok()) return st;
