@@ -15,7 +15,7 @@ grpc::Status MatchmakingService::Act(grpc::ServerContextBase* ctx, const std::st
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("game_id", game_id); !s.ok()) return ToGrpc(s);
   if (move_text.size() > 256) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "move_text: too long");
+    return ToGrpc(absl::InvalidArgumentError("move_text: too long"));
   }
   auto r = ReadGame(pool_, game_id);
   if (!r.ok()) return ToGrpc(r.status());

@@ -168,11 +168,10 @@ grpc::Status MatchmakingService::MakeMove(grpc::ServerContextBase* ctx,
   if (!caller.ok()) return ToGrpc(caller.status());
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
   if (req->move_text().empty() || req->move_text().size() > 256) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                        "move_text: empty or longer than 256 characters");
+    return ToGrpc(absl::InvalidArgumentError("move_text: empty or longer than 256 characters"));
   }
   if (req->expected_ply() < 0) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "expected_ply: must be >= 0");
+    return ToGrpc(absl::InvalidArgumentError("expected_ply: must be >= 0"));
   }
   auto r = ReadGame(pool_, req->game_id());
   if (!r.ok()) return ToGrpc(r.status());
@@ -203,7 +202,7 @@ grpc::Status MatchmakingService::ListLegalMoves(grpc::ServerContextBase* ctx,
                                                 v1::ListLegalMovesResponse* resp) {
   if (auto s = CheckId("game_id", req->game_id()); !s.ok()) return ToGrpc(s);
   if (req->from_square().size() > 16) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "from_square: too long");
+    return ToGrpc(absl::InvalidArgumentError("from_square: too long"));
   }
   auto r = ReadGame(pool_, req->game_id());
   if (!r.ok()) return ToGrpc(r.status());

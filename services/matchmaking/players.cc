@@ -31,9 +31,9 @@ grpc::Status MatchmakingService::CreateGuest(grpc::ServerContextBase* ctx,
     return grpc::Status::OK;
   }
   if (!guests_.Take(service::ClientAddress(*ctx), config_.guests_per_minute)) {
-    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                        "too many new guests from your address; wait a minute (a device "
-                        "keeps its token: create a guest once)");
+    return ToGrpc(absl::ResourceExhaustedError(
+        "too many new guests from your address; wait a minute (a device keeps its token: "
+        "create a guest once)"));
   }
   std::string name;
   if (req->display_name().empty()) {
@@ -117,7 +117,7 @@ grpc::Status MatchmakingService::GetPlayers(grpc::ServerContextBase*,
                                             const v1::GetPlayersRequest* req,
                                             v1::GetPlayersResponse* resp) {
   if (req->player_ids_size() > 100) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "player_ids: at most 100");
+    return ToGrpc(absl::InvalidArgumentError("player_ids: at most 100"));
   }
   for (int i = 0; i < req->player_ids_size(); ++i) {
     // The message names the entry: "player_ids: empty" read as if the list were.

@@ -45,8 +45,8 @@ absl::Status UnknownCode() {
 }
 
 grpc::Status TooManyGuesses() {
-  return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                      "too many unknown invite codes from you; wait a minute");
+  return ToGrpc(
+      absl::ResourceExhaustedError("too many unknown invite codes from you; wait a minute"));
 }
 
 }  // namespace
@@ -114,7 +114,7 @@ grpc::Status MatchmakingService::GetRoom(grpc::ServerContextBase* ctx,
     if (s.code() == absl::StatusCode::kNotFound) CodeGuessFailed(keys);
     if (!s.ok()) return ToGrpc(s);
   } else {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "room_id or invite_code: required");
+    return ToGrpc(absl::InvalidArgumentError("room_id or invite_code: required"));
   }
   absl::Status s = commits_.Tx([&](pqxx::work& w) { return LoadRoom(w, id, resp); });
   if (!s.ok()) return ToGrpc(s);
