@@ -21,7 +21,7 @@ using grpc::experimental::InterceptionHookPoints;
 class BoundaryInterceptor : public grpc::experimental::Interceptor {
  public:
   BoundaryInterceptor(const MethodTable* methods, RpcMetrics* metrics,
-                      grpc::experimental::ServerRpcInfo* info)
+                      const absl::Notification* draining, grpc::experimental::ServerRpcInfo* info)
       : ctx_(info->server_context()),
         // One request message, read by gRPC before the handler: no message there means
         // it did not parse. (A client stream's reads end with no message too.)
@@ -29,6 +29,7 @@ class BoundaryInterceptor : public grpc::experimental::Interceptor {
                         info->type() == grpc::experimental::ServerRpcInfo::Type::SERVER_STREAMING),
         methods_(methods),
         metrics_(metrics),
+        draining_(draining),
         path_(info->method()),
         known_(methods->Known(path_)),
         start_(std::chrono::steady_clock::now()) {
@@ -82,7 +83,9 @@ class BoundaryInterceptor : public grpc::experimental::Interceptor {
     std::string detail;
     if (IsServerError(s.error_code())) {
       detail = s.error_message();
-      m->ModifySendStatus(grpc::Status(s.error_code(), PublicMessage(s.error_code(), request_id_)));
+      m->ModifySendStatus(
+          grpc::Status(s.error_code(),
+                       PublicMessage(s.error_code(), request_id_, draining_->HasBeenNotified())));
     }
     if (auto* trailers = m->GetSendTrailingMetadata()) {
       trailers->emplace(kRequestIdHeader, request_id_);
@@ -113,6 +116,7 @@ class BoundaryInterceptor : public grpc::experimental::Interceptor {
   const bool single_request_;
   const MethodTable* methods_;
   RpcMetrics* metrics_;
+  const absl::Notification* draining_;
   std::string path_;
   bool known_;
   bool malformed_ = false;
@@ -154,7 +158,7 @@ grpc::experimental::Interceptor* BoundaryInterceptorFactory::CreateServerInterce
       absl::StartsWith(info->method(), "/grpc.health.v1.Health/")) {
     health_gate_->WaitForNotification();
   }
-  return new BoundaryInterceptor(methods_, metrics_, info);
+  return new BoundaryInterceptor(methods_, metrics_, draining_, info);
 }
 
 }  // namespace tablero::service

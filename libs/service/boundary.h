@@ -49,14 +49,17 @@ class MethodTable {
 
 inline constexpr char kOtherMethod[] = "/other/other";
 
-// Creates one boundary interceptor per call. `methods`, `metrics` and `health_gate`
-// outlive the server. A call to grpc.health.v1.Health waits, before its handler runs,
-// until `health_gate` is notified (once the server has set its first readiness).
+// Creates one boundary interceptor per call. `methods`, `metrics`, `health_gate` and
+// `draining` outlive the server. A call to grpc.health.v1.Health waits, before its handler
+// runs, until `health_gate` is notified (once the server has set its first readiness).
+// Once `draining` is notified (the server shuts down), a server error's public message
+// says so (PublicMessage).
 class BoundaryInterceptorFactory : public grpc::experimental::ServerInterceptorFactoryInterface {
  public:
   BoundaryInterceptorFactory(const MethodTable* methods, RpcMetrics* metrics,
-                             const absl::Notification* health_gate)
-      : methods_(methods), metrics_(metrics), health_gate_(health_gate) {}
+                             const absl::Notification* health_gate,
+                             const absl::Notification* draining)
+      : methods_(methods), metrics_(metrics), health_gate_(health_gate), draining_(draining) {}
   grpc::experimental::Interceptor* CreateServerInterceptor(
       grpc::experimental::ServerRpcInfo* info) override;
 
@@ -64,6 +67,7 @@ class BoundaryInterceptorFactory : public grpc::experimental::ServerInterceptorF
   const MethodTable* methods_;
   RpcMetrics* metrics_;
   const absl::Notification* health_gate_;
+  const absl::Notification* draining_;
 };
 
 }  // namespace tablero::service

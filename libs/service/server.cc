@@ -140,8 +140,8 @@ absl::Status Server::Start() {
   std::vector<std::string> names = {"tablero.v1.Ops"};
   for (const auto& entry : services_) names.push_back(entry.second);
   methods_ = MethodTable::ForServices(names);
-  icpt.push_back(
-      std::make_unique<BoundaryInterceptorFactory>(&methods_, metrics_.get(), &health_gate_));
+  icpt.push_back(std::make_unique<BoundaryInterceptorFactory>(&methods_, metrics_.get(),
+                                                              &health_gate_, &drain_started_));
   builder.experimental().SetInterceptorCreators(std::move(icpt));
   builder.RegisterService(&ops_);
   for (auto& [svc, full_name] : services_) builder.RegisterService(svc);
@@ -199,6 +199,7 @@ int Server::Wait() {
     absl::MutexLock lock(&mu_);
     draining_ = true;
   }
+  drain_started_.Notify();
   SetReady(false);
   for (auto& fn : on_drain_) fn();
   server_->Shutdown(std::chrono::system_clock::now() + absl::ToChronoMilliseconds(options_.drain));

@@ -119,6 +119,7 @@ class Server {
   // Notified once Start has set the first readiness: health checks wait for it
   // (boundary.h), so that none sees gRPC's initial SERVING.
   absl::Notification health_gate_;
+  absl::Notification drain_started_;  // Wait got its signal (boundary.h: public messages)
   OpsService ops_;
   std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
   std::unique_ptr<prometheus::Exposer> exposer_;

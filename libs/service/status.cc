@@ -71,11 +71,13 @@ bool IsServerError(grpc::StatusCode code) {
   }
 }
 
-std::string PublicMessage(grpc::StatusCode code, absl::string_view request_id) {
+std::string PublicMessage(grpc::StatusCode code, absl::string_view request_id, bool draining) {
   absl::string_view what;
   switch (code) {
     case grpc::StatusCode::UNAVAILABLE:
-      what = "service temporarily unavailable (database or a backend service); retry shortly";
+      what = draining ? "server shutting down: reconnect (another replica will answer)"
+                      : "service temporarily unavailable (database or a backend service); retry "
+                        "shortly";
       break;
     case grpc::StatusCode::DEADLINE_EXCEEDED:
       what = "the server ran out of time; retry";

@@ -65,7 +65,9 @@ bool IsServerError(grpc::StatusCode code);
 
 // The message a client gets for a server error: what it can do, and the request id to
 // quote ("database or backend unavailable, retry shortly (request id 3f2a...)").
-std::string PublicMessage(grpc::StatusCode code, absl::string_view request_id);
+// `draining`: the server is shutting down, which is then what an UNAVAILABLE says.
+std::string PublicMessage(grpc::StatusCode code, absl::string_view request_id,
+                          bool draining = false);
 
 // grpc::StatusCode -> "OK", "INVALID_ARGUMENT", ...
 const char* StatusCodeName(grpc::StatusCode code);

@@ -26,14 +26,15 @@ TEST(HealthGate, AHealthCheckBeforeTheFirstReadinessWaitsForIt) {
   prometheus::Registry registry;
   RpcMetrics metrics(registry);
   MethodTable methods = MethodTable::ForServices({});
-  absl::Notification gate;
+  absl::Notification gate, draining;
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> icpt;
-  icpt.push_back(std::make_unique<BoundaryInterceptorFactory>(&methods, &metrics, &gate));
+  icpt.push_back(
+      std::make_unique<BoundaryInterceptorFactory>(&methods, &metrics, &gate, &draining));
   builder.experimental().SetInterceptorCreators(std::move(icpt));
   grpc::CallbackGenericService generic;  // a server needs one service of its own
   builder.RegisterCallbackGenericService(&generic);

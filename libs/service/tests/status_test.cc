@@ -62,6 +62,12 @@ TEST(Status, OnlyServerErrorsAreHidden) {
     EXPECT_FALSE(IsServerError(code)) << StatusCodeName(code);
   }
   EXPECT_NE(PublicMessage(grpc::StatusCode::UNAVAILABLE, "x").find("retry"), std::string::npos);
+  // A draining server says so, with the request id; other codes read as before.
+  const std::string drain = PublicMessage(grpc::StatusCode::UNAVAILABLE, "r-2", true);
+  EXPECT_NE(drain.find("shutting down"), std::string::npos) << drain;
+  EXPECT_NE(drain.find("(request id r-2)"), std::string::npos) << drain;
+  EXPECT_EQ(PublicMessage(grpc::StatusCode::INTERNAL, "r-3", true),
+            PublicMessage(grpc::StatusCode::INTERNAL, "r-3"));
 }
 
 TEST(RequestId, NewOnesAreValidAndDistinct) {
