@@ -25,12 +25,15 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
     following?.abort();
     waiting = null;
   };
-  const leave = () => {
-    if (waiting) {
-      void matchmaking.cancelQueue({ ticketId: waiting }).catch(() => {});
-      showMessage("Quick match cancelled: you left the page.", "info");
-    }
+  /** Stops following the ticket waited on, if any, and takes it out of the queue. */
+  const dropTicket = async () => {
+    const old = waiting;
     stopFollowing();
+    if (old) await matchmaking.cancelQueue({ ticketId: old }).catch(() => {});
+  };
+  const leave = () => {
+    if (waiting) showMessage("Quick match cancelled: you left the page.", "info");
+    void dropTicket();
   };
   const seatsRow = h("label", { class: "setting" });
   const drawSeats = () => {
@@ -78,12 +81,7 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
   const queueBox = h("div", { class: "queue", "data-testid": "queue" });
   const quick = guarded(async () => {
     const k = kindByName(prefs.kind);
-    if (waiting) {
-      // Clicked again while waiting: the new search replaces the old one.
-      const old = waiting;
-      stopFollowing();
-      await matchmaking.cancelQueue({ ticketId: old }).catch(() => {});
-    }
+    await dropTicket();  // clicked again while waiting: the new search replaces the old one
     let t = await matchmaking.joinQueue({ kind: k.kind, playerCount: Number(prefs.seats) });
     const ticketId = t.ticketId;
     waiting = ticketId;
