@@ -66,6 +66,29 @@ TEST_F(MatchmakingTest, GuestsTokensAndNames) {
       "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
       "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9");
   EXPECT_TRUE(MM_CALL(mm, CreateGuest, nullptr, bad, &r).ok());  // 24 code points, 48 bytes
+  // A right-to-left override would reorder the text around the name in any list.
+  bad.set_display_name(
+      "\xe2\x80\xae"
+      "ecilA");  // U+202E
+  grpc::Status refused = MM_CALL(mm, CreateGuest, nullptr, bad, &r);
+  EXPECT_EQ(refused.error_code(), Code::INVALID_ARGUMENT);
+  EXPECT_EQ(refused.error_message(),
+            "display_name: text-direction controls (U+202A-U+202E, U+2066-U+2069) are not "
+            "allowed");
+  bad.set_display_name("Bob\xe2\x81\xa6");  // U+2066, an isolate
+  EXPECT_EQ(MM_CALL(mm, CreateGuest, nullptr, bad, &r).error_code(), Code::INVALID_ARGUMENT);
+  // Names that show as nothing: zero-width spaces, a Hangul filler, ideographic spaces.
+  for (const char* blank :
+       {"\xe2\x80\x8b\xe2\x80\x8b", "\xe3\x85\xa4", "\xe3\x80\x80 \xe3\x80\x80"}) {
+    bad.set_display_name(blank);
+    refused = MM_CALL(mm, CreateGuest, nullptr, bad, &r);
+    EXPECT_EQ(refused.error_code(), Code::INVALID_ARGUMENT) << blank;
+    EXPECT_EQ(refused.error_message(), "display_name: needs at least one visible character");
+  }
+  // Joiners inside a name that shows are fine (an emoji sequence: woman, ZWJ, girl).
+  bad.set_display_name("Ana \xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7");
+  ASSERT_TRUE(MM_CALL(mm, CreateGuest, nullptr, bad, &r).ok());
+  EXPECT_EQ(r.display_name(), bad.display_name());
   up.set_display_name("");
   EXPECT_EQ(MM_CALL(mm, UpdateGuest, &a, up, &p).error_code(), Code::INVALID_ARGUMENT);
   up.set_display_name("Ana Maria");

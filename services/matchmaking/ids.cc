@@ -3,6 +3,9 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
+#include <cstdint>
+#include <utility>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -30,6 +33,31 @@ int Utf8Len(absl::string_view s, size_t i, uint32_t* cp) {
   if (v < kMin[len] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
   *cp = v;
   return len;
+}
+
+// Text-direction embeddings, overrides and isolates: in a list of names they reorder the
+// text around the name (a name could read as another player's, or flip a score line).
+bool IsDirectionControl(uint32_t cp) {
+  return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+// Characters that show nothing on their own: Unicode's spaces beyond ASCII and its
+// default-ignorable characters (zero-width spaces and joiners, direction marks, variation
+// selectors, fillers, tags), and the blank Braille pattern. A name of only these would show
+// as empty.
+bool IsInvisible(uint32_t cp) {
+  static constexpr std::pair<uint32_t, uint32_t> kRanges[] = {
+      {0x20, 0x20},       {0xA0, 0xA0},       {0xAD, 0xAD},     {0x34F, 0x34F},
+      {0x61C, 0x61C},     {0x115F, 0x1160},   {0x1680, 0x1680}, {0x17B4, 0x17B5},
+      {0x180B, 0x180F},   {0x2000, 0x200F},   {0x202F, 0x202F}, {0x205F, 0x206F},
+      {0x2800, 0x2800},   {0x3000, 0x3000},   {0x3164, 0x3164}, {0xFE00, 0xFE0F},
+      {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},   {0xFFF0, 0xFFF8}, {0x1BCA0, 0x1BCA3},
+      {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF},
+  };
+  for (const auto& [lo, hi] : kRanges) {
+    if (cp >= lo && cp <= hi) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -77,6 +105,7 @@ absl::StatusOr<std::string> CleanName(absl::string_view name) {
   name = absl::StripAsciiWhitespace(name);
   if (name.empty()) return absl::InvalidArgumentError("display_name: empty");
   int count = 0;
+  bool visible = false;
   for (size_t i = 0; i < name.size();) {
     uint32_t cp = 0;
     int len = Utf8Len(name, i, &cp);
@@ -84,10 +113,19 @@ absl::StatusOr<std::string> CleanName(absl::string_view name) {
     if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0x2028 || cp == 0x2029) {
       return absl::InvalidArgumentError("display_name: control characters are not allowed");
     }
+    if (IsDirectionControl(cp)) {
+      return absl::InvalidArgumentError(
+          "display_name: text-direction controls (U+202A-U+202E, U+2066-U+2069) are not "
+          "allowed");
+    }
+    visible = visible || !IsInvisible(cp);
     i += len;
     ++count;
   }
   if (count > 24) return absl::InvalidArgumentError("display_name: at most 24 characters");
+  if (!visible) {
+    return absl::InvalidArgumentError("display_name: needs at least one visible character");
+  }
   return std::string(name);
 }
 

@@ -24,7 +24,8 @@ std::string NewInviteCode();
 std::string NormalizeCode(absl::string_view text);
 inline constexpr absl::string_view kCodeAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
-// Trims and checks a display name (1-24 code points, valid UTF-8, no control characters).
+// Trims and checks a display name: 1-24 code points of valid UTF-8, no control characters or
+// text-direction controls, at least one character that shows.
 absl::StatusOr<std::string> CleanName(absl::string_view name);
 // An id field: non-empty, at most 64 characters.
 absl::Status CheckId(absl::string_view field, absl::string_view id);
