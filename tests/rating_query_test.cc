@@ -10,6 +10,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
 #include "tests/rating_test_util.h"
 
 namespace tablero::testing {
@@ -44,6 +45,15 @@ TEST_F(RatingQueryTest, InvalidReportsRefusedAndNothingStored) {
       {Chess("bad", "kim", "lee", 1, 3), "out of range"},
       {Chess("bad", "kim", "lee", 0, 1), "out of range"},
       {Chess("bad", "kim", "", 1, 2), "player_id is empty"},
+      {Chess("bad", "kim", "lee", 2, 2), "seats[0].place is 2 but 0 seats place better"},
+      {Req("bad", v1::GAME_KIND_CHECKERS, v1::RATING_POOL_CHECKERS,
+           {{"kim", 1}, {"lee", 3}, {"mo", 3}}),
+       "seats[1].place is 3 but 1 seat places better"},
+      {with(good,
+            [](auto& r) {
+              r.mutable_finished_time()->set_seconds(absl::ToUnixSeconds(absl::Now()) + 3600);
+            }),
+       "s in the future; at most 300 s of clock skew is allowed"},
       {Req("bad", v1::GAME_KIND_CHECKERS, v1::RATING_POOL_CHECKERS, {{"kim", 1}}),
        "at least 2 seats"},
       {Req("bad", v1::GAME_KIND_CHECKERS, v1::RATING_POOL_CHECKERS, {}), "at least 2 seats"},

@@ -4,6 +4,7 @@
 // reports. Invalid reports, leaderboards, ids and histories: rating_query_test.cc.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <random>
@@ -199,10 +200,15 @@ TEST_F(RatingTest, HundredConcurrentOverlappingReportsNoDeadlockConsistentTotals
     std::vector<int> ids(kPlayers);
     for (int k = 0; k < kPlayers; ++k) ids[k] = k;
     std::shuffle(ids.begin(), ids.end(), rng);
+    // Random scores ranked as places (1 + the seats scoring more: ties share a place).
+    std::vector<int> score(n);
+    for (int& x : score) x = static_cast<int>(rng() % n);
     std::vector<S> seats;
     for (int k = 0; k < n; ++k) {
       std::string p = absl::StrCat("o", ids[k]);
-      seats.push_back({p, 1 + static_cast<int>(rng() % n)});
+      seats.push_back(
+          {p, 1 + static_cast<int>(std::count_if(score.begin(), score.end(),
+                                                 [&](int x) { return x > score[k]; }))});
       ++seats_of[p];
     }
     reqs.push_back(

@@ -5,12 +5,14 @@
 // an internal method: the calls carry --service_key, which must be the service's.
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -80,7 +82,14 @@ class Games {
       int winner = rng_() % 2;
       for (int i = 0; i < 4; ++i) r.mutable_seats(i)->set_place(i % 2 == winner ? 1 : 3);
     } else {
-      for (int i = 0; i < seats; ++i) r.mutable_seats(i)->set_place(1 + rng_() % seats);
+      // Random scores ranked as places (1 + the seats scoring more: ties share a place).
+      std::vector<int> score(seats);
+      for (int& x : score) x = static_cast<int>(rng_() % seats);
+      for (int i = 0; i < seats; ++i) {
+        r.mutable_seats(i)->set_place(
+            1 + static_cast<int>(std::count_if(score.begin(), score.end(),
+                                               [&](int x) { return x > score[i]; })));
+      }
     }
     return r;
   }

@@ -2,6 +2,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "libs/games/kinds.h"
 
 namespace tablero::rating {
@@ -9,6 +10,10 @@ namespace {
 
 using tablero::v1::GameKind;
 using tablero::v1::RatingPool;
+
+// How far ahead of this server's clock a report's finished_time may be: the replicas'
+// clocks differ a little; a game that ends later than that is a bad report.
+constexpr absl::Duration kClockSkew = absl::Minutes(5);
 
 bool PoolFits(int kind, int pool) {
   switch (kind) {
@@ -27,6 +32,23 @@ bool PoolFits(int kind, int pool) {
 void SeatRange(int kind, int* lo, int* hi) {
   *lo = kind == tablero::v1::GAME_KIND_SHOGI4 ? 4 : 2;
   *hi = kind == tablero::v1::GAME_KIND_CHECKERS ? 6 : *lo;
+}
+
+// Places count up from 1, ties sharing one: no place is above (worse than) one more than
+// the number of seats placed better. Both ways of numbering after a tie pass (1, 1, 3 and
+// 1, 1, 2: the pairs pool's teams come as 1 and 2); a game with nobody first does not.
+absl::Status CheckPlaces(const std::vector<ReportSeat>& seats) {
+  for (size_t i = 0; i < seats.size(); ++i) {
+    int better = 0;
+    for (const ReportSeat& other : seats) better += other.place < seats[i].place;
+    if (seats[i].place > better + 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("seats[", i, "].place is ", seats[i].place, " but ", better,
+                       better == 1 ? " seat places" : " seats place",
+                       " better: places count up from 1, tied seats sharing a place"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 // Pairs: two teams, 0 and 1, of two partners who share a place.
@@ -134,6 +156,7 @@ absl::StatusOr<Report> ParseReport(const tablero::v1::ReportGameRequest& req, ab
     bool pairs = r.pool == tablero::v1::RATING_POOL_SHOGI4_PAIRS;
     r.seats.push_back({s.player_id(), s.place(), pairs ? s.team() : -1});
   }
+  if (absl::Status s = CheckPlaces(r.seats); !s.ok()) return s;
   if (r.pool == tablero::v1::RATING_POOL_SHOGI4_PAIRS) {
     if (absl::Status s = CheckTeams(r.seats); !s.ok()) return s;
   }
@@ -145,6 +168,12 @@ absl::StatusOr<Report> ParseReport(const tablero::v1::ReportGameRequest& req, ab
       return absl::InvalidArgumentError("finished_time is not a valid timestamp");
     }
     r.finished_us = t.seconds() * 1000000 + t.nanos() / 1000;
+    const int64_t ahead_s = (r.finished_us - absl::ToUnixMicros(now)) / 1000000;
+    if (ahead_s > absl::ToInt64Seconds(kClockSkew)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("finished_time is ", ahead_s, " s in the future; at most ",
+                       absl::ToInt64Seconds(kClockSkew), " s of clock skew is allowed"));
+    }
   } else {
     r.finished_us = absl::ToUnixMicros(now);
   }
