@@ -196,11 +196,14 @@ test("invite link: the friend joins from another profile and sees the host's mov
   await host.page.waitForSelector('[data-testid="offer-draw"]');
   await host.page.click('[data-testid="offer-draw"]');
   await friend.page.waitForSelector('[data-testid="draw-accept"]');
+  await friend.page.waitForSelector('[data-testid="notice"]:has-text("offers a draw")');
   await shot(friend.page, "draw-offered");
   await friend.page.click('[data-testid="draw-accept"]');
   for (const p of [host.page, friend.page, watcher.page]) {
     await p.waitForSelector('[data-testid="result"]');
     assert.match(await p.locator('[data-testid="result"]').textContent(), /Draw \(draw agreed\)/);
+    // The offer is answered: its notice goes with it (it stayed its 5 s over the result).
+    assert.equal(await p.locator('[data-testid="notice"]:has-text("offers a draw")').count(), 0, "no draw offer notice after the game ended");
   }
   await shot(watcher.page, "spectator-sees-draw");
   // The finished game stays where it was on the friend's phone (the next game's settings
