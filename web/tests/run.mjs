@@ -122,6 +122,10 @@ test("chess against the CPU by clicks until a result", async () => {
   assert.equal(await status(page), "Game over");
   assert.equal(await page.locator('[data-testid="result"]').textContent(), "You lost (resignation)");
   await shot(page, "result");
+  // The PGN button and the Replay link do not touch: a gap between them as between the page's other buttons.
+  const [pgnBox, replayBox] = await Promise.all(['[data-testid="pgn-download"]', '[data-testid="replay-link"]'].map((s) => page.locator(s).boundingBox()));
+  const gap = replayBox.x - (pgnBox.x + pgnBox.width);
+  assert.ok(gap >= 4, `PGN and Replay ${gap.toFixed(1)} px apart`);
   // PGN download of the finished game.
   const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="pgn-download"]')]);
   const pgn = readFileSync(await download.path(), "utf8");
