@@ -608,6 +608,10 @@ test("four-player shogi without highlights: a move into the zone asks whether to
   await page.waitForSelector('[data-testid="promotion"]');
   assert.deepEqual(await page.locator('[data-testid="promote-option"]').evaluateAll((els) => els.map((e) => `${e.textContent}=${e.dataset.move}`)),
     ["Promote=7i7c+", "Do not promote=7i7c"]);
+  // The buttons say what is being chosen: a visible heading that also names their group.
+  const chooser = page.getByRole("group", { name: "Promote?", exact: true });
+  assert.equal(await chooser.getByRole("button").count(), 2, 'the two choices in a group named "Promote?"');
+  assert.ok(await chooser.getByRole("heading", { name: "Promote?", exact: true }).isVisible(), 'a visible heading "Promote?"');
   await shot(page, "asked");
   await page.click('[data-testid="promote-option"][data-move="7i7c+"]');
   await page.waitForFunction(() => /7i7c\+ refused/.test(document.querySelector('[data-testid="error"]')?.textContent ?? ""));

@@ -12,7 +12,7 @@ import { renderCheckers } from "../boards/checkers.js";
 import { focusedCell, refocusCell, type Renderer } from "../boards/board.js";
 import { h, showMessage } from "../ui/dom.js";
 import { kindInfo, poolOf, SEAT_COLOURS, seatSide, type KindName } from "./kinds.js";
-import { click, emptyPicker, targetsOf, type Outcome } from "./picker.js";
+import { click, emptyPicker, promotionQuestion, targetsOf, type Outcome } from "./picker.js";
 import { resultText, statusText } from "./describe.js";
 import { moveListClass, moveRow } from "./movelist.js";
 
@@ -333,8 +333,10 @@ export class GameScreen {
       over ? h("a", { href: `/replay/${g.id}`, "data-testid": "replay-link", "data-link": true }, "Replay") : null,
     );
     const chooser = this.choices.length
-      ? h("div", { class: "promotion", "data-testid": "promotion" }, this.choices.map((c) =>
-          h("button", { "data-testid": "promote-option", "data-move": c.text, onclick: () => this.play(c.text) }, c.label)))
+      ? h("div", { class: "promotion", "data-testid": "promotion", role: "group", "aria-labelledby": "promotion-question" },
+          h("h3", { id: "promotion-question" }, promotionQuestion(this.kind)),
+          this.choices.map((c) =>
+            h("button", { "data-testid": "promote-option", "data-move": c.text, onclick: () => this.play(c.text) }, c.label)))
       : null;
     const chain =
       this.kind === "checkers" && this.picker.path.length >= 2
