@@ -168,6 +168,26 @@ test("invite link: the friend joins from another profile and sees the host's mov
   await friend.page.waitForSelector('[data-testid="notice"]:has-text("copy it by hand")');
   assert.equal(await friend.page.evaluate(() => getSelection().toString()), href);
   await shot(friend.page, "friend-joined");
+  // On a 360x640 phone the invite code is never broken across two lines (the link may
+  // wrap before it: the code then moves to the next line whole).
+  await friend.page.setViewportSize({ width: 360, height: 640 });
+  const codeLines = await friend.page.locator('[data-testid="invite-link"]').evaluate((a) => {
+    const code = a.getAttribute("href").split("/").pop();
+    const range = document.createRange();
+    const texts = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
+    for (let t = texts.nextNode(); t; t = texts.nextNode()) {
+      const i = t.data.indexOf(code);
+      if (i >= 0) {
+        range.setStart(t, i);
+        range.setEnd(t, i + code.length);
+        break;
+      }
+    }
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  });
+  assert.equal(codeLines, 1, "the invite code on one line");
+  await shot(friend.page, "invite-small-phone");
+  await friend.page.setViewportSize({ width: 390, height: 844 });
   await host.page.click('[data-testid="start-game"]');
   await host.page.waitForSelector('[data-square="e2"]');
   await friend.page.waitForSelector('[data-square="e2"]');
