@@ -118,8 +118,14 @@ test("chess against the CPU by clicks until a result", async () => {
   assert.ok(await waitMyTurn(page));
   await page.click('[data-testid="resign"]');
   await page.waitForSelector('[data-testid="result"]');
-  assert.match(await status(page), /Game over: You lost \(resignation\)/);
+  // The status says the game is over and the result line how: each once, not the same words twice.
+  assert.equal(await status(page), "Game over");
+  assert.equal(await page.locator('[data-testid="result"]').textContent(), "You lost (resignation)");
   await shot(page, "result");
+  // The PGN button and the Replay link do not touch: a gap between them as between the page's other buttons.
+  const [pgnBox, replayBox] = await Promise.all(['[data-testid="pgn-download"]', '[data-testid="replay-link"]'].map((s) => page.locator(s).boundingBox()));
+  const gap = replayBox.x - (pgnBox.x + pgnBox.width);
+  assert.ok(gap >= 4, `PGN and Replay ${gap.toFixed(1)} px apart`);
   // PGN download of the finished game.
   const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="pgn-download"]')]);
   const pgn = readFileSync(await download.path(), "utf8");
@@ -162,6 +168,26 @@ test("invite link: the friend joins from another profile and sees the host's mov
   await friend.page.waitForSelector('[data-testid="notice"]:has-text("copy it by hand")');
   assert.equal(await friend.page.evaluate(() => getSelection().toString()), href);
   await shot(friend.page, "friend-joined");
+  // On a 360x640 phone the invite code is never broken across two lines (the link may
+  // wrap before it: the code then moves to the next line whole).
+  await friend.page.setViewportSize({ width: 360, height: 640 });
+  const codeLines = await friend.page.locator('[data-testid="invite-link"]').evaluate((a) => {
+    const code = a.getAttribute("href").split("/").pop();
+    const range = document.createRange();
+    const texts = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
+    for (let t = texts.nextNode(); t; t = texts.nextNode()) {
+      const i = t.data.indexOf(code);
+      if (i >= 0) {
+        range.setStart(t, i);
+        range.setEnd(t, i + code.length);
+        break;
+      }
+    }
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  });
+  assert.equal(codeLines, 1, "the invite code on one line");
+  await shot(friend.page, "invite-small-phone");
+  await friend.page.setViewportSize({ width: 390, height: 844 });
   await host.page.click('[data-testid="start-game"]');
   await host.page.waitForSelector('[data-square="e2"]');
   await friend.page.waitForSelector('[data-square="e2"]');
@@ -194,11 +220,14 @@ test("invite link: the friend joins from another profile and sees the host's mov
   await host.page.waitForSelector('[data-testid="offer-draw"]');
   await host.page.click('[data-testid="offer-draw"]');
   await friend.page.waitForSelector('[data-testid="draw-accept"]');
+  await friend.page.waitForSelector('[data-testid="notice"]:has-text("offers a draw")');
   await shot(friend.page, "draw-offered");
   await friend.page.click('[data-testid="draw-accept"]');
   for (const p of [host.page, friend.page, watcher.page]) {
     await p.waitForSelector('[data-testid="result"]');
     assert.match(await p.locator('[data-testid="result"]').textContent(), /Draw \(draw agreed\)/);
+    // The offer is answered: its notice goes with it (it stayed its 5 s over the result).
+    assert.equal(await p.locator('[data-testid="notice"]:has-text("offers a draw")').count(), 0, "no draw offer notice after the game ended");
   }
   await shot(watcher.page, "spectator-sees-draw");
   // The finished game stays where it was on the friend's phone (the next game's settings
@@ -599,6 +628,10 @@ test("four-player shogi without highlights: a move into the zone asks whether to
   await page.waitForSelector('[data-testid="promotion"]');
   assert.deepEqual(await page.locator('[data-testid="promote-option"]').evaluateAll((els) => els.map((e) => `${e.textContent}=${e.dataset.move}`)),
     ["Promote=7i7c+", "Do not promote=7i7c"]);
+  // The buttons say what is being chosen: a visible heading that also names their group.
+  const chooser = page.getByRole("group", { name: "Promote?", exact: true });
+  assert.equal(await chooser.getByRole("button").count(), 2, 'the two choices in a group named "Promote?"');
+  assert.ok(await chooser.getByRole("heading", { name: "Promote?", exact: true }).isVisible(), 'a visible heading "Promote?"');
   await shot(page, "asked");
   await page.click('[data-testid="promote-option"][data-move="7i7c+"]');
   await page.waitForFunction(() => /7i7c\+ refused/.test(document.querySelector('[data-testid="error"]')?.textContent ?? ""));

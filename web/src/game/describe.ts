@@ -28,7 +28,8 @@ export function resultText(g: Played, mySeat: number): string {
 }
 
 export function statusText(g: Game, mySeat: number, cpuToPlay: boolean): string {
-  if (g.result?.over) return `Game over: ${resultText(g, mySeat)}`;
+  // How it ended is the result line's, below: said once, not here again.
+  if (g.result?.over) return "Game over";
   if (g.toMove < 0) return "Waiting";
   const who = g.toMove === mySeat ? "Your turn" : `${seatLabel(g, g.toMove)} to move`;
   const cpu = cpuToPlay || g.seats[g.toMove]?.isCpu || g.seats[g.toMove]?.controlledByCpuNow ? " (CPU thinking)" : "";

@@ -92,6 +92,11 @@ function inZone(square: string, facing: number, depth = 3): boolean {
   return far <= depth;
 }
 
+/** The question the promotion choices answer, shown above them and naming their group. */
+export function promotionQuestion(kind: KindName): string {
+  return kind === "chess" ? "Promote to" : "Promote?";
+}
+
 function promotionLabel(kind: KindName, promo: string): string {
   if (kind === "chess") return { q: "Queen", r: "Rook", b: "Bishop", n: "Knight" }[promo] ?? "No promotion";
   return promo === "+" ? "Promote" : "Do not promote";

@@ -12,7 +12,7 @@ import { renderCheckers } from "../boards/checkers.js";
 import { focusedCell, refocusCell, type Renderer } from "../boards/board.js";
 import { h, showMessage } from "../ui/dom.js";
 import { kindInfo, poolOf, SEAT_COLOURS, seatSide, type KindName } from "./kinds.js";
-import { click, emptyPicker, targetsOf, type Outcome } from "./picker.js";
+import { click, emptyPicker, promotionQuestion, targetsOf, type Outcome } from "./picker.js";
 import { resultText, statusText } from "./describe.js";
 import { moveListClass, moveRow } from "./movelist.js";
 
@@ -35,6 +35,8 @@ export class GameScreen {
   private busy = false;
   private ratingShown = false;
   private ratingText = "";
+  /** Takes the "offers a draw" notice away once the offer is answered or the game is over. */
+  private dropOfferNotice: (() => void) | null = null;
 
   /** `next`: what comes after this game (the room's rematch button or a note), shown by the result. */
   constructor(private game: Game, private me: string, private onOver: () => void, private next: HTMLElement | null = null) {
@@ -134,7 +136,7 @@ export class GameScreen {
       }
       case "drawOffered":
         if (g.view) g.view.drawOfferBy = e.event.value.seat;
-        if (e.event.value.seat !== this.mySeat) showMessage(`${seatSide(g.kind, e.event.value.seat)} offers a draw`, "info");
+        if (e.event.value.seat !== this.mySeat) this.dropOfferNotice = showMessage(`${seatSide(g.kind, e.event.value.seat)} offers a draw`, "info");
         break;
       case "drawDeclined":
         if (g.view) g.view.drawOfferBy = undefined;
@@ -303,6 +305,10 @@ export class GameScreen {
     const over = !!g.result?.over;
     const myTurn = !over && mine >= 0 && g.toMove === mine;
     const offerBy = v?.drawOfferBy;
+    if (this.dropOfferNotice && (over || offerBy === undefined)) {
+      this.dropOfferNotice();
+      this.dropOfferNotice = null;
+    }
     const chess = g.kind === GameKind.CHESS;
     const actions = h(
       "div",
@@ -327,8 +333,10 @@ export class GameScreen {
       over ? h("a", { href: `/replay/${g.id}`, "data-testid": "replay-link", "data-link": true }, "Replay") : null,
     );
     const chooser = this.choices.length
-      ? h("div", { class: "promotion", "data-testid": "promotion" }, this.choices.map((c) =>
-          h("button", { "data-testid": "promote-option", "data-move": c.text, onclick: () => this.play(c.text) }, c.label)))
+      ? h("div", { class: "promotion", "data-testid": "promotion", role: "group", "aria-labelledby": "promotion-question" },
+          h("h3", { id: "promotion-question" }, promotionQuestion(this.kind)),
+          this.choices.map((c) =>
+            h("button", { "data-testid": "promote-option", "data-move": c.text, onclick: () => this.play(c.text) }, c.label)))
       : null;
     const chain =
       this.kind === "checkers" && this.picker.path.length >= 2

@@ -65,7 +65,7 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
     const roomInfo = [
       invite
         ? h("p", { class: "invite" }, "Invite link: ",
-            h("a", { href: invite, "data-testid": "invite-link" }, invite), " ",
+            h("a", { href: invite, "data-testid": "invite-link" }, inviteText(invite, room.inviteCode)), " ",
             h("button", { "data-testid": "copy-invite", "aria-label": "Copy the invite link", onclick: () => copyLink(invite) }, "Copy"))
         : null,
       h("ul", { class: "members", "data-testid": "members" }, room.members.map((m) =>
@@ -172,6 +172,13 @@ export async function roomPage(root: HTMLElement, roomId: string): Promise<() =>
     stop();
     screen?.dispose();
   };
+}
+
+// An invite link's text with its code kept whole: on a phone the link wraps, but never
+// inside the code (read out or typed by hand, a code cut in two is easily mistaken).
+function inviteText(url: string, code: string): (string | HTMLElement)[] {
+  const at = url.lastIndexOf(code);
+  return at < 0 ? [url] : [url.slice(0, at), h("span", { class: "invite-code" }, code), url.slice(at + code.length)];
 }
 
 // The clipboard is there only on https (or localhost) and may be refused: then the link is

@@ -37,15 +37,17 @@ export function select(testid: string, options: [string, string][], value: strin
   );
 }
 
-/** The page's message line: errors and notices, never a crash. */
-export function showMessage(text: string, kind: "error" | "info" = "error"): void {
+/** The page's message line: errors and notices, never a crash. Returns what takes the
+ * message away before its time (a notice the page knows is over). */
+export function showMessage(text: string, kind: "error" | "info" = "error"): () => void {
   const box = document.querySelector<HTMLElement>("#messages");
-  if (!box) return;
+  if (!box) return () => {};
   // Also in the console: what a player was told stays there after the message fades.
   (kind === "error" ? console.warn : console.info)(`tablero: ${text}`);
   const m = h("div", { class: `msg ${kind}`, "data-testid": kind === "error" ? "error" : "notice", role: "alert" }, text);
   box.replaceChildren(m);
   setTimeout(() => m.remove(), kind === "error" ? 8000 : 5000);
+  return () => m.remove();
 }
 
 /** Replaces an element's children, skipping null/false like h() does. */
