@@ -86,6 +86,9 @@ async function checkReplay(page, start, shot) {
   await shot(page, "replay");
 }
 
+/** What the page told the player (every message is also logged), matching `re`. */
+const said = (page, re) => page.log.filter((l) => / tablero: /.test(l) && re.test(l));
+
 const noErrors = (page) => assert.deepEqual(page.errors, [], "no uncaught errors in the page");
 
 test("chess against the CPU by clicks until a result", async () => {
@@ -121,6 +124,10 @@ test("chess against the CPU by clicks until a result", async () => {
   // The status says the game is over and the result line how: each once, not the same words twice.
   assert.equal(await status(page), "Game over");
   assert.equal(await page.locator('[data-testid="result"]').textContent(), "You lost (resignation)");
+  // Nor does a notice "White resigned" cover the result for 5 s, saying it again (to the
+  // player who resigned, too). The room's stream brings the resignation after the answer.
+  await page.waitForTimeout(1000);
+  assert.deepEqual(said(page, /resigned/), [], "no notice repeats the result line");
   await shot(page, "result");
   // The PGN button and the Replay link do not touch: a gap between them as between the page's other buttons.
   const [pgnBox, replayBox] = await Promise.all(['[data-testid="pgn-download"]', '[data-testid="replay-link"]'].map((s) => page.locator(s).boundingBox()));
@@ -485,6 +492,7 @@ test("quick match: two players are paired; the ranked result shows the rating ch
   assert.match(await a.page.locator('[data-testid="result"]').textContent(), /You lost \(resignation\)/);
   assert.match(await b.page.locator('[data-testid="result"]').textContent(), /You won \(resignation\)/);
   assert.match(await b.page.locator('[data-testid="rating-change"]').textContent(), /\(\+\d+\)/);
+  for (const p of [a.page, b.page]) assert.deepEqual(said(p, /resigned/), [], "no notice repeats the result line");
   await shot(b.page, "rated-result");
   // Home: the new rating, and the leaderboard answered (it lists settled ratings only).
   await b.page.goto("/");

@@ -142,9 +142,18 @@ export class GameScreen {
         if (g.view) g.view.drawOfferBy = undefined;
         showMessage(`${seatSide(g.kind, e.event.value.seat)} declined the draw`, "info");
         break;
-      case "resigned":
-        showMessage(`${seatSide(g.kind, e.event.value.seat)} resigned`, "info");
+      case "resigned": {
+        // Said only while the game goes on (a seat out of a Chinese Checkers game of three
+        // or more): a resignation that ends it is the result line's, and the player who
+        // resigned knows. The batch's game over follows this event, so look after it.
+        const seat = e.event.value.seat;
+        if (seat !== this.mySeat) {
+          queueMicrotask(() => {
+            if (!this.game.result?.over) showMessage(`${seatSide(g.kind, seat)} resigned`, "info");
+          });
+        }
         break;
+      }
       case "elimination": {
         // A mated (or resigned) seat's place is final at once: shown beside the seat.
         const el = e.event.value;
