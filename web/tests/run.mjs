@@ -101,6 +101,9 @@ test("chess against the CPU by clicks until a result", async () => {
   // The first move by keyboard: the squares are buttons named by what stands on them,
   // Enter acts, and the focus stays on its square through the board's redraws.
   assert.ok(await waitMyTurn(page));
+  // Before the first move the move list is not an empty white bar: a quiet "No moves yet".
+  assert.equal(await page.locator('[data-testid="move-list"]').evaluateAll((els) => els.filter((e) => e.offsetHeight > 0).length), 0, "no empty move list drawn");
+  assert.ok(await page.getByText("No moves yet", { exact: true }).isVisible(), '"No moves yet" shown');
   await page.getByRole("button", { name: "e2, white pawn", exact: true }).focus();
   await page.keyboard.press("Enter");
   await page.waitForSelector('[data-square="e2"].selected');

@@ -395,7 +395,10 @@ export class GameScreen {
           chain,
           input,
           actions,
-          h("ol", { class: moveListClass(this.kind), "data-testid": "move-list" }, this.moves.map((m, i) => moveRow(this.kind, i, m.seat, m.text, m.byCpu))),
+          // Before the first move a quiet line, not an empty white box.
+          this.moves.length
+            ? h("ol", { class: moveListClass(this.kind), "data-testid": "move-list" }, this.moves.map((m, i) => moveRow(this.kind, i, m.seat, m.text, m.byCpu)))
+            : h("p", { class: "no-moves", "data-testid": "no-moves" }, "No moves yet"),
         ),
       ),
     );
