@@ -197,6 +197,19 @@ test("invite link: the friend joins from another profile and sees the host's mov
   });
   assert.equal(codeLines, 1, "the invite code on one line");
   await shot(friend.page, "invite-small-phone");
+  // The settings keep to one line each on that phone: the chess options are named shortly,
+  // their long explanation a smaller hint below (the control's description), not the label.
+  const wrapped = await friend.page.locator('[data-testid="settings"] label > :not(select, input)').evaluateAll((els) => els
+    .filter((e) => e.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(e).lineHeight)).map((e) => e.textContent));
+  assert.deepEqual(wrapped, [], "every setting's label on one line");
+  assert.equal(await friend.page.getByRole("combobox", { name: "Draw mode", exact: true }).count(), 1, 'a setting named "Draw mode"');
+  const hint = friend.page.getByText(/^site: threefold repetition/);
+  assert.ok(await hint.isVisible(), "the draw mode's explanation is shown");
+  const fontPx = (l) => l.evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+  assert.ok((await fontPx(hint)) < (await fontPx(friend.page.getByText("Draw mode", { exact: true }))), "the explanation in smaller type than the label");
+  assert.equal(await friend.page.getByRole("combobox", { name: "Draw mode" }).evaluate((c) => document.getElementById(c.getAttribute("aria-describedby") ?? "")?.textContent),
+    await hint.textContent(), "the explanation describes the control");
+  await shot(friend.page, "settings-small-phone");
   await friend.page.setViewportSize({ width: 390, height: 844 });
   await host.page.click('[data-testid="start-game"]');
   await host.page.waitForSelector('[data-square="e2"]');

@@ -45,7 +45,7 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
   };
   const bool = (name: string) => s.options[name] !== "off";
   const maxSeats = info?.maxSeats ?? 2;
-  const rows: [string, HTMLElement][] = [
+  const rows: Row[] = [
     ["Turn timer", select("setting-turn", [["0", "none"], ["30", "30 s"], ["60", "60 s"]], String(s.turnTimeLimitSeconds), (v) => update({ turnTimeLimitSeconds: Number(v) }), locked)],
     ["CPU level", select("setting-cpu", cpuLevelChoices(info), String(s.cpuLevel || 3), (v) => update({ cpuLevel: Number(v) }), locked)],
     ["Show legal moves", checkbox("setting-legal", bool("show_legal_moves"), locked, (on) => update({ options: { show_legal_moves: on ? "on" : "off" } }))],
@@ -72,11 +72,28 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
       // Shown as words ("last one standing"), sent as the catalogue writes them.
       control = select(id, o.choices.map((c) => [c, c.replace(/_/g, " ")]), v, (nv) => update({ options: { [o.name]: nv } }), locked);
     }
-    rows.push([o.description || o.name, control]);
+    // Named from its identifier; the catalogue's description (a sentence or two, which as
+    // the label took several lines on a phone) is a smaller hint below.
+    rows.push([optionLabel(o.name), control, o.description]);
   }
   return h("fieldset", { class: "settings", "data-testid": "settings", "data-version": String(room.settingsVersion) },
     h("legend", {}, isHost ? "Settings (host)" : "Settings"),
-    rows.map(([label, c]) => h("label", { class: "setting" }, h("span", {}, label), c)));
+    rows.flatMap(([label, c, hint]) => {
+      const row = h("label", { class: "setting" }, h("span", {}, label), c);
+      if (!hint) return [row];
+      const id = `hint-${c.dataset.testid}`;
+      c.setAttribute("aria-describedby", id);
+      return [row, h("small", { class: "setting-hint", id }, hint)];
+    }));
+}
+
+/** A setting's label, its control and what it means (shown smaller, below). */
+type Row = [string, HTMLElement, string?];
+
+/** An option's short name from its identifier: "draw_mode" is "Draw mode". */
+function optionLabel(name: string): string {
+  const words = name.split("_").map((w) => (w === "fide" ? "FIDE" : w)).join(" ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 function checkbox(testid: string, on: boolean, disabled: boolean, change: (on: boolean) => void) {
