@@ -1,6 +1,7 @@
 // Debian's Chromium driven by playwright-core (no browser download), one isolated
 // profile per player, and screenshots of every step into the artifacts folder.
 import { chromium } from "playwright-core";
+import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { BIN } from "./stack.mjs";
@@ -57,6 +58,23 @@ export function shooter(scenario) {
 }
 
 // ---- page helpers ----
+
+/** Plays `kind` against the CPU from the home page, as far as the board. */
+export async function newGame(page, kind, { level = "1", seats } = {}) {
+  await page.goto("/");
+  await page.selectOption('[data-testid="game-kind"]', kind);
+  await page.selectOption('[data-testid="cpu-level"]', level);
+  if (seats) await page.selectOption('[data-testid="seat-count"]', String(seats));
+  await page.click('[data-testid="play-cpu"]');
+  await page.waitForURL(/\/room\//);
+  await page.waitForSelector('[data-testid="board"]');
+}
+
+/** What the page told the player (every message is also logged), matching `re`. */
+export const said = (page, re) => page.log.filter((l) => / tablero: /.test(l) && re.test(l));
+
+/** Fails on any uncaught error in the page. */
+export const noErrors = (page) => assert.deepEqual(page.errors, [], "no uncaught errors in the page");
 
 export const moveCount = (page) => page.locator('[data-testid="move-list"] [data-testid="move"]').count();
 
