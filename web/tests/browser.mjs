@@ -70,6 +70,21 @@ export async function newGame(page, kind, { level = "1", seats } = {}) {
   await page.waitForSelector('[data-testid="board"]');
 }
 
+/** Creates a room for `kind` from the home page (the page lands in the room's lobby). */
+export async function createRoom(page, kind) {
+  await page.goto("/");
+  await page.selectOption('[data-testid="game-kind"]', kind);
+  await page.click('[data-testid="create-room"]');
+}
+
+/** The friend opens the host's invite link; returns once the host sees two members. */
+export async function joinByInvite(host, friend) {
+  const href = await host.locator('[data-testid="invite-link"]').getAttribute("href");
+  await friend.goto(href);
+  await friend.waitForURL(/\/room\//);
+  await host.waitForFunction(() => document.querySelectorAll('[data-testid="member"]').length === 2);
+}
+
 /** What the page told the player (every message is also logged), matching `re`. */
 export const said = (page, re) => page.log.filter((l) => / tablero: /.test(l) && re.test(l));
 

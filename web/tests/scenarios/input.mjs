@@ -2,13 +2,11 @@
 // legal-move highlights off, a jump chain, the server out of reach, shogi promotion.
 import assert from "node:assert/strict";
 import { test, stack, browser } from "../harness.mjs";
-import { profile, shooter, moveCount, waitMoves, waitMyTurn, status, newGame, noErrors } from "../browser.mjs";
+import { profile, shooter, moveCount, waitMoves, waitMyTurn, status, newGame, noErrors, createRoom } from "../browser.mjs";
 
 /** Creates a room of `kind` and turns legal-move highlights off; returns the settings version before. */
 async function roomWithoutHighlights(page, kind) {
-  await page.goto("/");
-  await page.selectOption('[data-testid="game-kind"]', kind);
-  await page.click('[data-testid="create-room"]');
+  await createRoom(page, kind);
   const v0 = Number(await page.locator('[data-testid="settings"]').getAttribute("data-version"));
   await page.uncheck('[data-testid="setting-legal"]');
   await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 1}"]`);

@@ -3,15 +3,13 @@
 import assert from "node:assert/strict";
 import { GRACE_SECONDS } from "../stack.mjs";
 import { test, stack, browser } from "../harness.mjs";
-import { profile, shooter, moveCount, waitMoves, waitMyTurn, status, clickSomeMove, said, noErrors } from "../browser.mjs";
+import { profile, shooter, moveCount, waitMoves, waitMyTurn, status, clickSomeMove, said, noErrors, createRoom, joinByInvite } from "../browser.mjs";
 
 test("invite link: the friend joins from another profile and sees the host's move; spectator, draw offer, rematch", async () => {
   const host = await profile(browser, stack.base);
   const friend = await profile(browser, stack.base, { phone: true });
   const shot = shooter("invite");
-  await host.page.goto("/");
-  await host.page.selectOption('[data-testid="game-kind"]', "chess");
-  await host.page.click('[data-testid="create-room"]');
+  await createRoom(host.page, "chess");
   const link = host.page.locator('[data-testid="invite-link"]');
   await link.waitFor();
   const href = await link.getAttribute("href");
@@ -125,14 +123,9 @@ test("reload reclaims the seat; an absent player's seat is shown as played by th
   const host = await profile(browser, stack.base);
   const friend = await profile(browser, stack.base);
   const shot = shooter("reload");
-  await host.page.goto("/");
-  await host.page.selectOption('[data-testid="game-kind"]', "chess");
-  await host.page.click('[data-testid="create-room"]');
-  const href = await host.page.locator('[data-testid="invite-link"]').getAttribute("href");
-  await friend.page.goto(href);
-  await friend.page.waitForURL(/\/room\//);
+  await createRoom(host.page, "chess");
+  await joinByInvite(host.page, friend.page);
   const room = friend.page.url();
-  await host.page.waitForFunction(() => document.querySelectorAll('[data-testid="member"]').length === 2);
   await host.page.click('[data-testid="start-game"]');
   await host.page.waitForSelector('[data-square="e2"]');
   assert.ok(await waitMyTurn(host.page));
@@ -237,12 +230,8 @@ test("four-player shogi seen from West: the board and hands turn with the seat",
   const host = await profile(browser, stack.base);
   const friend = await profile(browser, stack.base);
   const shot = shooter("shogi4-west");
-  await host.page.goto("/");
-  await host.page.selectOption('[data-testid="game-kind"]', "shogi4");
-  await host.page.click('[data-testid="create-room"]');
-  const href = await host.page.locator('[data-testid="invite-link"]').getAttribute("href");
-  await friend.page.goto(href);
-  await host.page.waitForFunction(() => document.querySelectorAll('[data-testid="member"]').length === 2);
+  await createRoom(host.page, "shogi4");
+  await joinByInvite(host.page, friend.page);
   await host.page.click('[data-testid="start-game"]');
   await friend.page.waitForSelector('[data-square="5i"]');
   assert.match(await friend.page.locator('[data-testid="seat"][data-seat="1"]').textContent(), /\(you\) · West/);
