@@ -146,12 +146,12 @@ const LevelSpec& Level(game::Kind kind, int level, int seats) {
 
 // Chess levels on Stockfish 15.1's UCI_Elo scale (CCRL 40/4): benchmarks/bot/elo.sh, 100
 // seeded games an anchor (level 10: 300 ms, 75k nodes), the mean of a level's estimates
-// against two UCI_Elo with the same pick depth (levels 3-7: 1950 and 1900, 1-2: 1750 and
-// 1700); levels 8-10, which score 0.87-0.975 against 1950 and 1900, read against 2250 and
-// 2200 and moved by what level 7 reads more on the lower pair (+174); made non-decreasing
-// (neighbouring levels that measured out of order show their mean) and rounded to 10. The
-// table and its caveats: benchmarks/bot/README.md, "Elo of the chess levels".
-constexpr int kChessElo[kMaxLevel] = {1740, 1800, 1800, 1840, 1950, 2010, 2150, 2270, 2370, 2440};
+// against two UCI_Elo with the same pick depth (levels 3-7: 1950 and 1900), put on that pair's
+// footing through levels that played two pairs: levels 1-2 read against 1750 and 1700 less
+// 125 (what levels 2 and 3 read more there), levels 8-10 against 2250 and 2200 plus 174 (what
+// level 7 reads more on 1950 and 1900); rounded to 10. The table and its caveats:
+// benchmarks/bot/README.md, "Elo of the chess levels".
+constexpr int kChessElo[kMaxLevel] = {1620, 1710, 1770, 1840, 1950, 2010, 2150, 2270, 2370, 2440};
 
 int ApproxElo(game::Kind kind, int level) {
   return kind == game::Kind::kChess ? kChessElo[level - 1] : 0;

@@ -106,14 +106,14 @@ TEST(Levels, SearchesKeepTheirGamesBounds) {
   }
 }
 
-// Every chess level has its measured approximate Elo (benchmarks/bot/elo.sh), never below
-// the level beneath it; the games without an outside engine to measure against have none.
+// Every chess level has its measured approximate Elo (benchmarks/bot/elo.sh), above the
+// level beneath it (a player picking a higher level sees a higher number); the games without an outside engine to measure against have none.
 TEST(Levels, OnlyChessLevelsHaveAnApproxElo) {
   for (int level = kMinLevel; level <= kMaxLevel; ++level) {
     SCOPED_TRACE(level);
     EXPECT_GT(ApproxElo(game::Kind::kChess, level), 0);
     if (level > kMinLevel) {
-      EXPECT_GE(ApproxElo(game::Kind::kChess, level), ApproxElo(game::Kind::kChess, level - 1));
+      EXPECT_GT(ApproxElo(game::Kind::kChess, level), ApproxElo(game::Kind::kChess, level - 1));
     }
     EXPECT_EQ(ApproxElo(game::Kind::kShogi4, level), 0);
     EXPECT_EQ(ApproxElo(game::Kind::kCheckers, level), 0);

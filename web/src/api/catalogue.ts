@@ -10,7 +10,7 @@ export async function gameInfo(kind: GameKind): Promise<GameInfo | undefined> {
   return (await games).find((g) => g.kind === kind);
 }
 
-// The CPU level picker's choices, levels 1-10: "3", or "3 (~1800)" where the catalogue gives
+// The CPU level picker's choices, levels 1-10: "3", or "3 (~1770)" where the catalogue gives
 // the level an approximate rating (chess).
 export function cpuLevelChoices(info: GameInfo | undefined): [string, string][] {
   return Array.from({ length: 10 }, (_, i) => {
