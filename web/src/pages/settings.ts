@@ -90,9 +90,12 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
 /** A setting's label, its control and what it means (shown smaller, below). */
 type Row = [string, HTMLElement, string?];
 
-/** An option's short name from its identifier: "draw_mode" is "Draw mode". */
+/** An option's short name from its identifier: "draw_mode" is "Draw mode". A rule named
+ * "..._forbidden" reads "No ...": "No pawn before flipped king" keeps to one line on a
+ * 360 px phone, which the identifier's five words did not. */
 function optionLabel(name: string): string {
-  const words = name.split("_").map((w) => (w === "fide" ? "FIDE" : w)).join(" ");
+  const forbidden = name.endsWith("_forbidden");
+  const words = (forbidden ? `no_${name.slice(0, -"_forbidden".length)}` : name).split("_").map((w) => (w === "fide" ? "FIDE" : w)).join(" ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

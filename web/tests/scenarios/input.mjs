@@ -2,7 +2,7 @@
 // legal-move highlights off, a jump chain, the server out of reach, shogi promotion.
 import assert from "node:assert/strict";
 import { test, stack, browser } from "../harness.mjs";
-import { profile, shooter, moveCount, waitMoves, waitMyTurn, status, newGame, noErrors, createRoom } from "../browser.mjs";
+import { profile, shooter, moveCount, waitMoves, waitMyTurn, status, newGame, noErrors, createRoom, settingsFitSmallPhone } from "../browser.mjs";
 
 /** Creates a room of `kind` and turns legal-move highlights off; returns the settings version before. */
 async function roomWithoutHighlights(page, kind) {
@@ -102,6 +102,8 @@ test("Chinese Checkers jump entered hole by hole without highlights", async () =
   const v0 = await roomWithoutHighlights(page, "checkers");
   // Who moves first is offered by the seats' names, not "seat 0".
   assert.deepEqual(await page.locator('[data-testid="setting-first"] option').allTextContents(), ["Red", "Blue", "Yellow", "Green", "Purple", "Black"]);
+  // Each setting's label keeps to one line on a small phone.
+  await settingsFitSmallPhone(page);
   await page.selectOption('[data-testid="setting-seats"]', "3");
   await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 2}"]`);
   await page.click('[data-testid="start-game"]');
@@ -171,6 +173,13 @@ test("four-player shogi without highlights: a move into the zone asks whether to
   // The game's options read as words, not identifiers ("last_one_standing").
   assert.deepEqual(await page.locator('[data-testid="option-ending"] option').evaluateAll((els) => els.map((e) => `${e.value}=${e.textContent}`)),
     ["two_mates=two mates", "last_one_standing=last one standing"]);
+  // Each setting's label keeps to one line on a small phone: the pawn rule is named shortly
+  // from its identifier (pawn_before_flipped_king_forbidden took two lines), "No pawn before
+  // flipped king", with what it means as the hint below.
+  await settingsFitSmallPhone(page);
+  const pawnRule = page.getByRole("combobox", { name: "No pawn before flipped king", exact: true });
+  assert.equal(await pawnRule.count(), 1, 'a setting named "No pawn before flipped king"');
+  assert.match(await pawnRule.evaluate((c) => document.getElementById(c.getAttribute("aria-describedby") ?? "")?.textContent ?? ""), /^a pawn may not be dropped/);
   await page.click('[data-testid="start-game"]');
   await page.waitForSelector('[data-square="5g"] [data-piece="P"]');
   assert.ok(await waitMyTurn(page));
