@@ -14,7 +14,7 @@ import { h, showMessage } from "../ui/dom.js";
 import { kindInfo, poolOf, SEAT_COLOURS, seatSide, type KindName } from "./kinds.js";
 import { click, emptyPicker, promotionQuestion, targetsOf, type Outcome } from "./picker.js";
 import { resultText, statusText } from "./describe.js";
-import { moveListClass, moveRow } from "./movelist.js";
+import { moveList, moveRow } from "./movelist.js";
 
 export const RENDERERS: Record<KindName, Renderer> = { chess: renderChess, shogi4: renderShogi4, checkers: renderCheckers };
 
@@ -395,10 +395,7 @@ export class GameScreen {
           chain,
           input,
           actions,
-          // Before the first move a quiet line, not an empty white box.
-          this.moves.length
-            ? h("ol", { class: moveListClass(this.kind), "data-testid": "move-list" }, this.moves.map((m, i) => moveRow(this.kind, i, m.seat, m.text, m.byCpu)))
-            : h("p", { class: "no-moves", "data-testid": "no-moves" }, "No moves yet"),
+          moveList(this.kind, this.moves.map((m, i) => moveRow(this.kind, i, m.seat, m.text, m.byCpu))),
         ),
       ),
     );

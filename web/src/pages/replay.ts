@@ -4,7 +4,7 @@
 import { matchmaking, describeError } from "../api/client.js";
 import { GameKind } from "../gen/tablero/v1/common_pb.js";
 import { kindInfo } from "../game/kinds.js";
-import { moveListClass, moveRow } from "../game/movelist.js";
+import { moveList, moveRow } from "../game/movelist.js";
 import { RENDERERS } from "../game/screen.js";
 import { positionOf } from "../notation/positions.js";
 import { h, showMessage } from "../ui/dom.js";
@@ -15,7 +15,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<() 
   let at = r.moves.length;
   const boardSlot = h("div", { class: "replay-board" });
   const label = h("div", { "data-testid": "replay-ply", class: "status" });
-  const list = h("ol", { class: moveListClass(kind), "data-testid": "move-list" });
+  const list = h("div", {});
 
   const draw = () => {
     const text = at === 0 ? r.initialPosition : r.moves[at - 1].position;
@@ -26,8 +26,11 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<() 
       selected: null, targets: new Set(), path: [], lastMove: last, inCheck: [], toMove: -1,
     }, { cell: () => {} }));
     label.textContent = `Move ${at} of ${r.moves.length}${r.result?.over && at === r.moves.length ? ` · ${r.result.reason.replace(/_/g, " ")}` : ""}`;
-    list.replaceChildren(...r.moves.map((m, i) =>
-      moveRow(kind, i, m.seat, m.move?.display ?? "", false, { class: i + 1 === at ? "current" : "", onclick: () => { at = i + 1; draw(); } })));
+    // A new list each step, scrolled as the one before (a long game's list scrolls).
+    const top = list.firstElementChild?.scrollTop ?? 0;
+    list.replaceChildren(moveList(kind, r.moves.map((m, i) =>
+      moveRow(kind, i, m.seat, m.move?.display ?? "", false, { class: i + 1 === at ? "current" : "", onclick: () => { at = i + 1; draw(); } }))));
+    list.firstElementChild!.scrollTop = top;
   };
   const step = (d: number) => {
     at = Math.max(0, Math.min(r.moves.length, at + d));

@@ -218,6 +218,13 @@ test("quick match: two players are paired; the ranked result shows the rating ch
   await b.page.waitForSelector('[data-testid="my-games"] a');
   assert.match(await b.page.locator('[data-testid="my-games"] a').first().textContent(), /^Chess · (Ana|Ben)\d+ vs (Ana|Ben)\d+ · You won \(resignation\)$/);
   await shot(b.page, "home-ratings");
+  // The game was resigned before a move: its replay (from "your games") says "No moves yet"
+  // as the live game does, not an empty move list's thin white bar.
+  await b.page.locator('[data-testid="my-games"] a').first().click();
+  await b.page.waitForSelector('[data-testid="replay-ply"]');
+  assert.equal(await b.page.locator('[data-testid="move-list"]').count(), 0, "no empty move list drawn");
+  assert.ok(await b.page.getByText("No moves yet", { exact: true }).isVisible(), '"No moves yet" shown');
+  await shot(b.page, "replay-no-moves");
   noErrors(a.page);
   noErrors(b.page);
   await a.context.close();
