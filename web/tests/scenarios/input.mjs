@@ -170,9 +170,12 @@ test("four-player shogi without highlights: a move into the zone asks whether to
   const { context, page } = await profile(browser, stack.base);
   const shot = shooter("shogi4-promote");
   await roomWithoutHighlights(page, "shogi4");
-  // The game's options read as words, not identifiers ("last_one_standing").
-  assert.deepEqual(await page.locator('[data-testid="option-ending"] option').evaluateAll((els) => els.map((e) => `${e.value}=${e.textContent}`)),
-    ["two_mates=two mates", "last_one_standing=last one standing"]);
+  // The game's options read as words with a capital, not identifiers ("last_one_standing"),
+  // and are sent as the catalogue writes them.
+  const choices = (id) => page.locator(`[data-testid="${id}"] option`).evaluateAll((els) => els.map((e) => `${e.value}=${e.textContent}`));
+  assert.deepEqual(await choices("option-ending"), ["two_mates=Two mates", "last_one_standing=Last one standing"]);
+  assert.deepEqual(await choices("option-pawn_before_flipped_king_forbidden"), ["on=On", "off=Off"]);
+  assert.deepEqual(await choices("setting-turn"), ["0=None", "30=30 s", "60=60 s"]);
   // Each setting's label keeps to one line on a small phone: the pawn rule is named shortly
   // from its identifier (pawn_before_flipped_king_forbidden took two lines), "No pawn before
   // flipped king", with what it means as the hint below.

@@ -47,7 +47,10 @@ test("invite link: the friend joins from another profile and sees the host's mov
   // The settings keep to one line each on that phone: the chess options are named shortly,
   // their long explanation a smaller hint below (the control's description), not the label.
   await settingsFitSmallPhone(friend.page);
-  assert.equal(await friend.page.getByRole("combobox", { name: "Draw mode", exact: true }).count(), 1, 'a setting named "Draw mode"');
+  const drawMode = friend.page.getByRole("combobox", { name: "Draw mode", exact: true });
+  assert.equal(await drawMode.count(), 1, 'a setting named "Draw mode"');
+  // Its choices read as words, the acronym as one ("FIDE", not "fide"); the values sent stay the catalogue's.
+  assert.deepEqual(await drawMode.locator("option").evaluateAll((els) => els.map((e) => `${e.value}=${e.textContent}`)), ["site=Site", "fide=FIDE"]);
   const hint = friend.page.getByText(/^site: threefold repetition/);
   assert.ok(await hint.isVisible(), "the draw mode's explanation is shown");
   const fontPx = (l) => l.evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
