@@ -1,13 +1,15 @@
-// Replay of a game (finished or running): the position after any move from the game's
-// record (GetGameMoves), stepping with buttons, the arrow keys or the move list; PGN for
-// chess.
+// Replay of a game (finished or running): who played which side and the result, the
+// position after any move from the game's record (GetGameMoves), stepping with buttons,
+// the arrow keys or the move list; PGN for chess.
 import { matchmaking, describeError } from "../api/client.js";
 import { GameKind } from "../gen/tablero/v1/common_pb.js";
+import { loadIdentity } from "../api/identity.js";
+import { resultText, seatLabel } from "../game/describe.js";
 import { kindInfo } from "../game/kinds.js";
 import { moveList, moveRow } from "../game/movelist.js";
 import { RENDERERS } from "../game/screen.js";
 import { positionOf } from "../notation/positions.js";
-import { h, showMessage } from "../ui/dom.js";
+import { fill, h, showMessage } from "../ui/dom.js";
 
 export async function replayPage(root: HTMLElement, gameId: string): Promise<() => void> {
   const r = await matchmaking.getGameMoves({ gameId });
@@ -25,7 +27,7 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<() 
       pieces: pos.pieces, hands: pos.hands, seatCount: r.seats.length, viewSeat: 0, mySeat: -1,
       selected: null, targets: new Set(), path: [], lastMove: last, inCheck: [], toMove: -1,
     }, { cell: () => {} }));
-    label.textContent = `Move ${at} of ${r.moves.length}${r.result?.over && at === r.moves.length ? ` · ${r.result.reason.replace(/_/g, " ")}` : ""}`;
+    label.textContent = `Move ${at} of ${r.moves.length}`;
     // A new list each step, scrolled as the one before (a long game's list scrolls).
     const top = list.firstElementChild?.scrollTop ?? 0;
     list.replaceChildren(moveList(kind, r.moves.map((m, i) =>
@@ -54,9 +56,13 @@ export async function replayPage(root: HTMLElement, gameId: string): Promise<() 
     }
   };
 
-  root.replaceChildren(
+  // Who played which side, and how the game ended as the game page says it (for a player
+  // of this browser, "You lost (resignation)").
+  const mySeat = r.seats.findIndex((s) => s.playerId === loadIdentity()?.playerId);
+  fill(root,
     h("h2", {}, `Replay: ${kindInfo(r.kind).label}`),
-    h("p", {}, r.seats.map((s) => s.displayName).join(" · ")),
+    h("p", { "data-testid": "replay-players" }, r.seats.map((_, i) => seatLabel(r, i)).join(" · ")),
+    r.result?.over ? h("p", { class: "result", "data-testid": "result" }, resultText(r, mySeat)) : null,
     h("div", { class: "play" },
       boardSlot,
       h("aside", { class: "side" },

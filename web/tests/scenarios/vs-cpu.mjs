@@ -77,6 +77,11 @@ test("chess against the CPU by clicks until a result", async () => {
   await page.click('[data-testid="replay-link"]');
   await page.waitForSelector('[data-testid="replay-ply"]');
   assert.equal(await page.locator('[data-testid="move"]').count(), 6);
+  // The replay says who played which side and how the game ended for the viewer, as the
+  // game page did (it named the players only, and the ending as a bare "· resignation").
+  assert.match(await page.locator('[data-testid="replay-players"]').textContent(), /^Guest \d+ \(White\) · CPU \(level 1\) \(Black\)$/);
+  assert.equal(await page.locator('[data-testid="result"]').textContent(), "You lost (resignation)");
+  assert.equal(await page.locator('[data-testid="replay-ply"]').textContent(), "Move 6 of 6");
   // The step buttons are arrows: a screen reader needs their names.
   for (const name of ["First position", "Previous move", "Next move", "Last move"]) {
     assert.equal(await page.getByRole("button", { name, exact: true }).count(), 1, `a button named "${name}"`);
