@@ -7,7 +7,7 @@ import { Ticket_Status } from "../gen/tablero/v1/matchmaking_pb.js";
 import type { GameInfo } from "../gen/tablero/v1/common_pb.js";
 import { RatingPool } from "../gen/tablero/v1/rating_pb.js";
 import { KINDS, kindByName, kindInfo } from "../game/kinds.js";
-import { resultText } from "../game/describe.js";
+import { myResultText } from "../game/describe.js";
 import { h, select, showMessage } from "../ui/dom.js";
 import { navigate } from "../ui/nav.js";
 
@@ -186,7 +186,7 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
   matchmaking.listPlayerGames({ pageSize: 10 }).then((r) => {
     games.replaceChildren(...r.games.map((g) =>
       h("li", {}, h("a", { href: g.result?.over ? `/replay/${g.gameId}` : `/room/${g.roomId}`, "data-link": true },
-        `${kindInfo(g.kind).label} · ${g.seats.map((s) => s.displayName).join(" vs ")} · ${g.result?.over ? resultText(g, g.seats.findIndex((s) => s.playerId === me.playerId)) : "playing"}`))));
+        `${kindInfo(g.kind).label} · ${g.seats.map((s) => s.displayName).join(" vs ")} · ${g.result?.over ? myResultText(g, g.seats.findIndex((s) => s.playerId === me.playerId)) : "playing"}`))));
     if (!r.games.length) games.replaceChildren(h("li", {}, "No games yet."));
   }, () => {});
 

@@ -166,10 +166,14 @@ test("the server out of reach: the page says so and offers to try again; a move 
   await context.close();
 });
 
-test("four-player shogi without highlights: a move into the zone asks whether to promote", async () => {
+test("four-player shogi without highlights: a move into the zone asks whether to promote; the game ends at its move limit", async () => {
   const { context, page } = await profile(browser, stack.base);
   const shot = shooter("shogi4-promote");
-  await roomWithoutHighlights(page, "shogi4");
+  const v0 = await roomWithoutHighlights(page, "shogi4");
+  // Four moves, ours and the three CPUs': the game ends soon after the promotion question.
+  await page.fill('[data-testid="option-move_limit"]', "4");
+  await page.locator('[data-testid="option-move_limit"]').dispatchEvent("change");
+  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 2}"]`);
   // The game's options read as words with a capital, not identifiers ("last_one_standing"),
   // and are sent as the catalogue writes them.
   const choices = (id) => page.locator(`[data-testid="${id}"] option`).evaluateAll((els) => els.map((e) => `${e.value}=${e.textContent}`));
@@ -205,6 +209,23 @@ test("four-player shogi without highlights: a move into the zone asks whether to
   await page.click('[data-square="5f"]');
   await waitMoves(page, 1);
   assert.equal(await page.locator('[data-testid="promotion"]').count(), 0);
+  await page.waitForSelector('[data-testid="result"]', { timeout: 60000 });
+  const place = (await page.locator('[data-testid="result"]').textContent()).match(/^You placed (\d)\. Places: /)?.[1];
+  assert.ok(place, "the result line gives our place");
+  await shot(page, "move-limit");
+  // Home's "your games" gives our place in the four, not the whole order again after the
+  // list of players (it named every player twice).
+  await page.goto("/");
+  await page.waitForSelector('[data-testid="my-games"] a');
+  assert.match(await page.locator('[data-testid="my-games"] a').first().textContent(),
+    new RegExp(`^Four-player Shogi · Guest \\d+ vs CPU \\(level 3\\) vs CPU \\(level 3\\) vs CPU \\(level 3\\) · You placed ${place} of 4 \\(move limit\\)$`));
+  await shot(page, "your-games");
+  // Its replay names each player's side and gives the whole order, as the game page did.
+  await page.locator('[data-testid="my-games"] a').first().click();
+  await page.waitForSelector('[data-testid="replay-ply"]');
+  assert.match(await page.locator('[data-testid="replay-players"]').textContent(), /^Guest \d+ \(South\) · CPU \(level 3\) \(West\) · CPU \(level 3\) \(North\) · CPU \(level 3\) \(East\)$/);
+  assert.ok((await page.locator('[data-testid="result"]').textContent()).startsWith(`You placed ${place}. Places: `));
+  await shot(page, "replay");
   noErrors(page);
   await context.close();
 });
