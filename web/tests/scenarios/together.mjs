@@ -154,6 +154,8 @@ test("reload reclaims the seat; an absent player's seat is shown as played by th
   await friend.page.goto("about:blank");
   await host.page.waitForSelector('[data-testid="seat"][data-seat="1"] [data-testid="cpu-takeover"]', { timeout: (GRACE_SECONDS + 15) * 1000 });
   await waitMoves(host.page, 4);
+  // The CPU's move for the friend is marked as such.
+  assert.match(await host.page.locator('[data-testid="move-list"] li').nth(3).textContent(), / cpu$/, 'the move played for the friend marked "cpu"');
   await shot(host.page, "cpu-plays-absent-friend");
   // The friend comes back (same profile: same guest): the seat is theirs again at once.
   await friend.page.goto(room);

@@ -51,6 +51,10 @@ test("chess against the CPU by clicks until a result", async () => {
     await waitMoves(page, 2 * i + 2); // ours and the CPU's answer
     await shot(page, `move-${i + 1}`);
   }
+  // The CPU's seat says "CPU" once, in its name (not a "CPU" badge after it too), nor is
+  // each of its moves marked "cpu": the mark is for a CPU playing a person's seat.
+  assert.equal(await page.locator('[data-testid="seat"][data-seat="1"]').textContent(), "CPU (level 1) · Black");
+  assert.deepEqual(await page.locator('[data-testid="move-list"] li').evaluateAll((els) => els.map((e) => e.textContent).filter((t) => /cpu$/.test(t))), [], 'no move marked "cpu"');
   // Chess moves are numbered as players write them: "1. e4 e5", not one number a ply.
   assert.deepEqual(await page.locator('[data-testid="move-list"] li').evaluateAll((els) => els.map((e) => e.querySelector(".num")?.textContent ?? "?")),
     ["1.", "", "2.", "", "3.", ""]);
