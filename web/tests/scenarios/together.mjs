@@ -217,8 +217,29 @@ test("quick match: two players are paired; the ranked result shows the rating ch
   await mine.waitFor();
   assert.match(await mine.textContent(), /^Chess: (\d+) ±\d+ \(1 game, provisional\)$/);
   assert.ok(Number((await mine.textContent()).match(/^Chess: (\d+)/)[1]) > 1500, "the winner gained");
-  await b.page.waitForFunction(() => /Nobody here yet|#/.test(document.querySelector('[data-testid="leaderboard"]').textContent));
+  const board = b.page.locator('[data-testid="leaderboard"]');
+  await b.page.waitForFunction(() => /Nobody on the Chess board yet|#/.test(document.querySelector('[data-testid="leaderboard"]').textContent));
   assert.equal(await b.page.getByLabel("Leaderboard for").count(), 1, "the leaderboard's game picker has a label");
+  // An empty board says which one it is (every pool said the same sentence, so a change of
+  // pool showed nothing), and a slow answer for a pool left behind does not replace the
+  // board chosen after it.
+  let slow;
+  const answered = new Promise((res) => (slow = res));
+  let first = true;
+  await b.page.route(/GetLeaderboard$/, async (r) => {
+    if (!first) return r.continue();
+    first = false;
+    await new Promise((res) => setTimeout(res, 1500));
+    await r.continue();
+    slow();
+  });
+  await b.page.getByLabel("Leaderboard for").selectOption({ label: "Chinese Checkers" });
+  await b.page.getByLabel("Leaderboard for").selectOption({ label: "Shogi (pairs)" });
+  await b.page.waitForSelector('[data-testid="leaderboard"]:has-text("Shogi (pairs)")');
+  await answered;
+  await b.page.waitForTimeout(300);
+  assert.match(await board.textContent(), /^Nobody on the Shogi \(pairs\) board yet: it lists players whose rating is settled \(±150 at most\)\.$/);
+  await b.page.unroute(/GetLeaderboard$/);
   // "Your games" says how the game went for the player, not only how it ended.
   await b.page.waitForSelector('[data-testid="my-games"] a');
   assert.match(await b.page.locator('[data-testid="my-games"] a').first().textContent(), /^Chess · (Ana|Ben)\d+ vs (Ana|Ben)\d+ · You won \(resignation\)$/);
