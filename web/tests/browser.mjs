@@ -85,6 +85,22 @@ export async function joinByInvite(host, friend) {
   await host.waitForFunction(() => document.querySelectorAll('[data-testid="member"]').length === 2);
 }
 
+/**
+ * On a 360x640 phone every room setting's label keeps to one line (an option is named
+ * shortly, its long explanation a smaller hint below) and the page fits the screen's width.
+ * The viewport is put back as it was.
+ */
+export async function settingsFitSmallPhone(page) {
+  const was = page.viewportSize();
+  await page.setViewportSize({ width: 360, height: 640 });
+  const wrapped = await page.locator('[data-testid="settings"] label > :not(select, input)').evaluateAll((els) => els
+    .filter((e) => e.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(e).lineHeight)).map((e) => e.textContent));
+  assert.deepEqual(wrapped, [], "every setting's label on one line");
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 360, `the settings fit a 360 px screen (${width}px)`);
+  await page.setViewportSize(was);
+}
+
 /** What the page told the player (every message is also logged), matching `re`. */
 export const said = (page, re) => page.log.filter((l) => / tablero: /.test(l) && re.test(l));
 

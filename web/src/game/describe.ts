@@ -11,12 +11,13 @@ export function seatLabel(g: Played, seat: number): string {
   return `${s?.displayName ?? "?"} (${seatSide(g.kind, seat)})`;
 }
 
+/** How a game of two seats ended, or its places ("You placed 2. Places: 1. ..."). */
 export function resultText(g: Played, mySeat: number): string {
   const r = g.result;
   if (!r?.over) return "";
-  const reason = r.reason.replace(/_/g, " ");
+  const reason = reasonText(r.reason);
   const places = r.places;
-  if (g.kind === GameKind.CHESS || places.length === 2) {
+  if (twoSided(g)) {
     if (places[0] === places[1]) return `Draw (${reason})`;
     const winner = places.indexOf(1);
     const who = mySeat === winner ? "You won" : mySeat >= 0 ? "You lost" : `${seatLabel(g, winner)} won`;
@@ -26,6 +27,19 @@ export function resultText(g: Played, mySeat: number): string {
   const mine = mySeat >= 0 ? `You placed ${places[mySeat]}. ` : "";
   return `${mine}Places: ${order.map((x) => `${x.p}. ${seatLabel(g, x.seat)}`).join(", ")} (${reason})`;
 }
+
+/** The result in a line of a list that names the players already ("your games"): in a
+ * game of three or more seats the player's place only, "You placed 2 of 4 (move limit)". */
+export function myResultText(g: Played, mySeat: number): string {
+  const r = g.result;
+  if (!r?.over || mySeat < 0 || twoSided(g)) return resultText(g, mySeat);
+  return `You placed ${r.places[mySeat]} of ${r.places.length} (${reasonText(r.reason)})`;
+}
+
+/** How a game ended in words: "move_limit" is "move limit". */
+const reasonText = (reason: string) => reason.replace(/_/g, " ");
+
+const twoSided = (g: Played) => g.kind === GameKind.CHESS || (g.result?.places.length ?? 0) === 2;
 
 export function statusText(g: Game, mySeat: number, cpuToPlay: boolean): string {
   // How it ended is the result line's, below: said once, not here again.

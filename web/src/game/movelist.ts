@@ -1,10 +1,14 @@
-// One row of a move list (live game and replay). Chess is numbered by moves, two plies to
+// A move list and its rows (live game and replay). Chess is numbered by moves, two plies to
 // a row as players write it ("1. e4 e5"); the other games number every turn.
 import { h } from "../ui/dom.js";
 import { SEAT_COLOURS, type KindName } from "./kinds.js";
 
-export function moveListClass(kind: KindName): string {
-  return kind === "chess" ? "moves pairs" : "moves";
+/** The move list of `rows` (moveRow's), or before the first move a quiet "No moves yet",
+ * not an empty list's thin white box. */
+export function moveList(kind: KindName, rows: HTMLElement[]): HTMLElement {
+  return rows.length
+    ? h("ol", { class: kind === "chess" ? "moves pairs" : "moves", "data-testid": "move-list" }, rows)
+    : h("p", { class: "no-moves", "data-testid": "no-moves" }, "No moves yet");
 }
 
 /** The row of ply `i` (0-based) played by `seat`; `attrs` for the row (class, click). */

@@ -14,7 +14,7 @@ import { h, showMessage } from "../ui/dom.js";
 import { kindInfo, poolOf, SEAT_COLOURS, seatSide, type KindName } from "./kinds.js";
 import { click, emptyPicker, promotionQuestion, targetsOf, type Outcome } from "./picker.js";
 import { resultText, statusText } from "./describe.js";
-import { moveListClass, moveRow } from "./movelist.js";
+import { moveList, moveRow } from "./movelist.js";
 
 export const RENDERERS: Record<KindName, Renderer> = { chess: renderChess, shogi4: renderShogi4, checkers: renderCheckers };
 
@@ -376,7 +376,7 @@ export class GameScreen {
           { "data-testid": "seat", "data-seat": s.seat, class: `${g.toMove === s.seat ? "to-move" : ""}${v && v.active[s.seat] === false ? " out" : ""}`, style: `--seat:${SEAT_COLOURS[s.seat]}` },
           h("span", { class: "dot" }),
           `${s.displayName}${s.playerId === this.me ? " (you)" : ""} · ${seatSide(g.kind, s.seat)}`,
-          s.isCpu ? h("span", { class: "badge" }, "CPU") : null,
+          // A CPU seat's name says so ("CPU (level 3)"): no "CPU" badge after it.
           s.controlledByCpuNow ? h("span", { class: "badge warn", "data-testid": "cpu-takeover" }, "CPU playing") : null,
           !s.isCpu && !s.connected ? h("span", { class: "badge off" }, "away") : null,
           !g.result?.over && (g.result?.places[s.seat] ?? 0) > 0
@@ -395,10 +395,9 @@ export class GameScreen {
           chain,
           input,
           actions,
-          // Before the first move a quiet line, not an empty white box.
-          this.moves.length
-            ? h("ol", { class: moveListClass(this.kind), "data-testid": "move-list" }, this.moves.map((m, i) => moveRow(this.kind, i, m.seat, m.text, m.byCpu)))
-            : h("p", { class: "no-moves", "data-testid": "no-moves" }, "No moves yet"),
+          // "cpu" marks a move the CPU played for a person (away, or out of time), not every
+          // move of a CPU's seat.
+          moveList(this.kind, this.moves.map((m, i) => moveRow(this.kind, i, m.seat, m.text, m.byCpu && !g.seats[m.seat]?.isCpu))),
         ),
       ),
     );

@@ -7,7 +7,7 @@ import { Ticket_Status } from "../gen/tablero/v1/matchmaking_pb.js";
 import type { GameInfo } from "../gen/tablero/v1/common_pb.js";
 import { RatingPool } from "../gen/tablero/v1/rating_pb.js";
 import { KINDS, kindByName, kindInfo } from "../game/kinds.js";
-import { resultText } from "../game/describe.js";
+import { myResultText } from "../game/describe.js";
 import { h, select, showMessage } from "../ui/dom.js";
 import { navigate } from "../ui/nav.js";
 
@@ -153,26 +153,32 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
     }
   };
 
+  const POOLS: Record<number, string> = { [RatingPool.CHESS]: "Chess", [RatingPool.SHOGI4_SINGLES]: "Shogi (singles)",
+    [RatingPool.SHOGI4_PAIRS]: "Shogi (pairs)", [RatingPool.CHECKERS]: "Chinese Checkers" };
   const board = h("div", { "data-testid": "leaderboard" });
+  // Only the pool chosen last is drawn: a slower answer for one chosen before is dropped.
+  let asked = 0;
   const loadBoard = async (pool: string) => {
+    const mine = ++asked;
     try {
       const r = await rating.getLeaderboard({ pool: Number(pool) as RatingPool, pageSize: 20 });
       const names = r.entries.length ? await matchmaking.getPlayers({ playerIds: r.entries.map((e) => e.playerId) }) : { players: [] };
+      if (mine !== asked) return;
       const name = new Map(names.players.map((p) => [p.playerId, p.displayName]));
+      // An empty board says which one it is (the same sentence for every pool showed no
+      // change), and "settled" as the ratings above show it: ± twice the rating deviation.
       board.replaceChildren(
         r.entries.length === 0
-          ? h("p", {}, "Nobody here yet: the board lists players whose rating is settled (RD at most 75).")
+          ? h("p", {}, `Nobody on the ${POOLS[Number(pool)]} board yet: it lists players whose rating is settled (±150 at most).`)
           : h("table", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Games")),
               r.entries.map((e) => h("tr", { "data-testid": "leader" }, h("td", {}, e.rank), h("td", {}, name.get(e.playerId) ?? e.playerId.slice(0, 8)), h("td", {}, e.rating.toFixed(0)), h("td", {}, e.games)))),
       );
     } catch (e) {
-      board.replaceChildren(describeError(e));
+      if (mine === asked) board.replaceChildren(describeError(e));
     }
   };
   void loadBoard(String(RatingPool.CHESS));
 
-  const POOLS: Record<number, string> = { [RatingPool.CHESS]: "Chess", [RatingPool.SHOGI4_SINGLES]: "Shogi (singles)",
-    [RatingPool.SHOGI4_PAIRS]: "Shogi (pairs)", [RatingPool.CHECKERS]: "Chinese Checkers" };
   const ratings = h("ul", { class: "my-ratings" });
   rating.getRatings({ playerId: me.playerId }).then((r) => {
     const played = r.ratings.filter((x) => x.games > 0);
@@ -186,7 +192,7 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
   matchmaking.listPlayerGames({ pageSize: 10 }).then((r) => {
     games.replaceChildren(...r.games.map((g) =>
       h("li", {}, h("a", { href: g.result?.over ? `/replay/${g.gameId}` : `/room/${g.roomId}`, "data-link": true },
-        `${kindInfo(g.kind).label} · ${g.seats.map((s) => s.displayName).join(" vs ")} · ${g.result?.over ? resultText(g, g.seats.findIndex((s) => s.playerId === me.playerId)) : "playing"}`))));
+        `${kindInfo(g.kind).label} · ${g.seats.map((s) => s.displayName).join(" vs ")} · ${g.result?.over ? myResultText(g, g.seats.findIndex((s) => s.playerId === me.playerId)) : "playing"}`))));
     if (!r.games.length) games.replaceChildren(h("li", {}, "No games yet."));
   }, () => {});
 

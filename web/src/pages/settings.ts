@@ -46,7 +46,7 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
   const bool = (name: string) => s.options[name] !== "off";
   const maxSeats = info?.maxSeats ?? 2;
   const rows: Row[] = [
-    ["Turn timer", select("setting-turn", [["0", "none"], ["30", "30 s"], ["60", "60 s"]], String(s.turnTimeLimitSeconds), (v) => update({ turnTimeLimitSeconds: Number(v) }), locked)],
+    ["Turn timer", select("setting-turn", [["0", "None"], ["30", "30 s"], ["60", "60 s"]], String(s.turnTimeLimitSeconds), (v) => update({ turnTimeLimitSeconds: Number(v) }), locked)],
     ["CPU level", select("setting-cpu", cpuLevelChoices(info), String(s.cpuLevel || 3), (v) => update({ cpuLevel: Number(v) }), locked)],
     ["Show legal moves", checkbox("setting-legal", bool("show_legal_moves"), locked, (on) => update({ options: { show_legal_moves: on ? "on" : "off" } }))],
     ["Rotate first player on rematch", checkbox("setting-rotate", bool("rotate_first_player"), locked, (on) => update({ options: { rotate_first_player: on ? "on" : "off" } }))],
@@ -56,7 +56,7 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
     rows.push(["First to move", select("setting-first", Array.from({ length: maxSeats }, (_, i) => [String(i), seatSide(room.kind, i)] as [string, string]), String(s.firstSeat), (v) => update({ firstSeat: Number(v) }), locked)]);
   }
   if (room.kind === GameKind.CHECKERS) {
-    const counts: [string, string][] = [["0", "automatic"]];
+    const counts: [string, string][] = [["0", "Automatic"]];
     for (let n = info?.minSeats ?? 2; n <= maxSeats; n++) counts.push([String(n), String(n)]);
     rows.push(["Seats", select("setting-seats", counts, String(s.seatCount), (v) => update({ seatCount: Number(v) }), locked)]);
   }
@@ -69,8 +69,8 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
       control = h("input", { type: "number", min: Number(o.min), max: Number(o.max), value: v, "data-testid": id, disabled: locked,
         onchange: (e: Event) => update({ options: { [o.name]: (e.target as HTMLInputElement).value } }) });
     } else {
-      // Shown as words ("last one standing"), sent as the catalogue writes them.
-      control = select(id, o.choices.map((c) => [c, c.replace(/_/g, " ")]), v, (nv) => update({ options: { [o.name]: nv } }), locked);
+      // Shown as words ("Last one standing", "FIDE"), sent as the catalogue writes them.
+      control = select(id, o.choices.map((c) => [c, words(c)]), v, (nv) => update({ options: { [o.name]: nv } }), locked);
     }
     // Named from its identifier; the catalogue's description (a sentence or two, which as
     // the label took several lines on a phone) is a smaller hint below.
@@ -90,11 +90,21 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
 /** A setting's label, its control and what it means (shown smaller, below). */
 type Row = [string, HTMLElement, string?];
 
-/** An option's short name from its identifier: "draw_mode" is "Draw mode". */
+/** An option's short name from its identifier: "draw_mode" is "Draw mode". A rule named
+ * "..._forbidden" reads "No ...": "No pawn before flipped king" keeps to one line on a
+ * 360 px phone, which the identifier's five words did not. */
 function optionLabel(name: string): string {
-  const words = name.split("_").map((w) => (w === "fide" ? "FIDE" : w)).join(" ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return words(name.endsWith("_forbidden") ? `no_${name.slice(0, -"_forbidden".length)}` : name);
 }
+
+/** A catalogue identifier (an option's name or value) as words, the first with a capital,
+ * acronyms in capitals: "last_one_standing" is "Last one standing", "fide" "FIDE". */
+function words(id: string): string {
+  const text = id.split("_").map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w)).join(" ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+const ACRONYMS = new Set(["fide"]);
 
 function checkbox(testid: string, on: boolean, disabled: boolean, change: (on: boolean) => void) {
   return h("input", { type: "checkbox", "data-testid": testid, checked: on, disabled, onchange: (e: Event) => change((e.target as HTMLInputElement).checked) });

@@ -2,7 +2,7 @@
 // legal-move highlights off, a jump chain, the server out of reach, shogi promotion.
 import assert from "node:assert/strict";
 import { test, stack, browser } from "../harness.mjs";
-import { profile, shooter, moveCount, waitMoves, waitMyTurn, status, newGame, noErrors, createRoom } from "../browser.mjs";
+import { profile, shooter, moveCount, waitMoves, waitMyTurn, status, newGame, noErrors, createRoom, settingsFitSmallPhone } from "../browser.mjs";
 
 /** Creates a room of `kind` and turns legal-move highlights off; returns the settings version before. */
 async function roomWithoutHighlights(page, kind) {
@@ -102,6 +102,8 @@ test("Chinese Checkers jump entered hole by hole without highlights", async () =
   const v0 = await roomWithoutHighlights(page, "checkers");
   // Who moves first is offered by the seats' names, not "seat 0".
   assert.deepEqual(await page.locator('[data-testid="setting-first"] option').allTextContents(), ["Red", "Blue", "Yellow", "Green", "Purple", "Black"]);
+  // Each setting's label keeps to one line on a small phone.
+  await settingsFitSmallPhone(page);
   await page.selectOption('[data-testid="setting-seats"]', "3");
   await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 2}"]`);
   await page.click('[data-testid="start-game"]');
@@ -164,13 +166,27 @@ test("the server out of reach: the page says so and offers to try again; a move 
   await context.close();
 });
 
-test("four-player shogi without highlights: a move into the zone asks whether to promote", async () => {
+test("four-player shogi without highlights: a move into the zone asks whether to promote; the game ends at its move limit", async () => {
   const { context, page } = await profile(browser, stack.base);
   const shot = shooter("shogi4-promote");
-  await roomWithoutHighlights(page, "shogi4");
-  // The game's options read as words, not identifiers ("last_one_standing").
-  assert.deepEqual(await page.locator('[data-testid="option-ending"] option').evaluateAll((els) => els.map((e) => `${e.value}=${e.textContent}`)),
-    ["two_mates=two mates", "last_one_standing=last one standing"]);
+  const v0 = await roomWithoutHighlights(page, "shogi4");
+  // Four moves, ours and the three CPUs': the game ends soon after the promotion question.
+  await page.fill('[data-testid="option-move_limit"]', "4");
+  await page.locator('[data-testid="option-move_limit"]').dispatchEvent("change");
+  await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 2}"]`);
+  // The game's options read as words with a capital, not identifiers ("last_one_standing"),
+  // and are sent as the catalogue writes them.
+  const choices = (id) => page.locator(`[data-testid="${id}"] option`).evaluateAll((els) => els.map((e) => `${e.value}=${e.textContent}`));
+  assert.deepEqual(await choices("option-ending"), ["two_mates=Two mates", "last_one_standing=Last one standing"]);
+  assert.deepEqual(await choices("option-pawn_before_flipped_king_forbidden"), ["on=On", "off=Off"]);
+  assert.deepEqual(await choices("setting-turn"), ["0=None", "30=30 s", "60=60 s"]);
+  // Each setting's label keeps to one line on a small phone: the pawn rule is named shortly
+  // from its identifier (pawn_before_flipped_king_forbidden took two lines), "No pawn before
+  // flipped king", with what it means as the hint below.
+  await settingsFitSmallPhone(page);
+  const pawnRule = page.getByRole("combobox", { name: "No pawn before flipped king", exact: true });
+  assert.equal(await pawnRule.count(), 1, 'a setting named "No pawn before flipped king"');
+  assert.match(await pawnRule.evaluate((c) => document.getElementById(c.getAttribute("aria-describedby") ?? "")?.textContent ?? ""), /^a pawn may not be dropped/);
   await page.click('[data-testid="start-game"]');
   await page.waitForSelector('[data-square="5g"] [data-piece="P"]');
   assert.ok(await waitMyTurn(page));
@@ -193,6 +209,23 @@ test("four-player shogi without highlights: a move into the zone asks whether to
   await page.click('[data-square="5f"]');
   await waitMoves(page, 1);
   assert.equal(await page.locator('[data-testid="promotion"]').count(), 0);
+  await page.waitForSelector('[data-testid="result"]', { timeout: 60000 });
+  const place = (await page.locator('[data-testid="result"]').textContent()).match(/^You placed (\d)\. Places: /)?.[1];
+  assert.ok(place, "the result line gives our place");
+  await shot(page, "move-limit");
+  // Home's "your games" gives our place in the four, not the whole order again after the
+  // list of players (it named every player twice).
+  await page.goto("/");
+  await page.waitForSelector('[data-testid="my-games"] a');
+  assert.match(await page.locator('[data-testid="my-games"] a').first().textContent(),
+    new RegExp(`^Four-player Shogi · Guest \\d+ vs CPU \\(level 3\\) vs CPU \\(level 3\\) vs CPU \\(level 3\\) · You placed ${place} of 4 \\(move limit\\)$`));
+  await shot(page, "your-games");
+  // Its replay names each player's side and gives the whole order, as the game page did.
+  await page.locator('[data-testid="my-games"] a').first().click();
+  await page.waitForSelector('[data-testid="replay-ply"]');
+  assert.match(await page.locator('[data-testid="replay-players"]').textContent(), /^Guest \d+ \(South\) · CPU \(level 3\) \(West\) · CPU \(level 3\) \(North\) · CPU \(level 3\) \(East\)$/);
+  assert.ok((await page.locator('[data-testid="result"]').textContent()).startsWith(`You placed ${place}. Places: `));
+  await shot(page, "replay");
   noErrors(page);
   await context.close();
 });

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { GRACE_SECONDS } from "../stack.mjs";
 import { test, stack, browser } from "../harness.mjs";
-import { profile, shooter, moveCount, waitMoves, waitMyTurn, status, clickSomeMove, said, noErrors, createRoom, joinByInvite } from "../browser.mjs";
+import { profile, shooter, moveCount, waitMoves, waitMyTurn, status, clickSomeMove, said, noErrors, createRoom, joinByInvite, settingsFitSmallPhone } from "../browser.mjs";
 
 test("invite link: the friend joins from another profile and sees the host's move; spectator, draw offer, rematch", async () => {
   const host = await profile(browser, stack.base);
@@ -46,10 +46,11 @@ test("invite link: the friend joins from another profile and sees the host's mov
   await shot(friend.page, "invite-small-phone");
   // The settings keep to one line each on that phone: the chess options are named shortly,
   // their long explanation a smaller hint below (the control's description), not the label.
-  const wrapped = await friend.page.locator('[data-testid="settings"] label > :not(select, input)').evaluateAll((els) => els
-    .filter((e) => e.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(e).lineHeight)).map((e) => e.textContent));
-  assert.deepEqual(wrapped, [], "every setting's label on one line");
-  assert.equal(await friend.page.getByRole("combobox", { name: "Draw mode", exact: true }).count(), 1, 'a setting named "Draw mode"');
+  await settingsFitSmallPhone(friend.page);
+  const drawMode = friend.page.getByRole("combobox", { name: "Draw mode", exact: true });
+  assert.equal(await drawMode.count(), 1, 'a setting named "Draw mode"');
+  // Its choices read as words, the acronym as one ("FIDE", not "fide"); the values sent stay the catalogue's.
+  assert.deepEqual(await drawMode.locator("option").evaluateAll((els) => els.map((e) => `${e.value}=${e.textContent}`)), ["site=Site", "fide=FIDE"]);
   const hint = friend.page.getByText(/^site: threefold repetition/);
   assert.ok(await hint.isVisible(), "the draw mode's explanation is shown");
   const fontPx = (l) => l.evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
@@ -153,6 +154,8 @@ test("reload reclaims the seat; an absent player's seat is shown as played by th
   await friend.page.goto("about:blank");
   await host.page.waitForSelector('[data-testid="seat"][data-seat="1"] [data-testid="cpu-takeover"]', { timeout: (GRACE_SECONDS + 15) * 1000 });
   await waitMoves(host.page, 4);
+  // The CPU's move for the friend is marked as such.
+  assert.match(await host.page.locator('[data-testid="move-list"] li').nth(3).textContent(), / cpu$/, 'the move played for the friend marked "cpu"');
   await shot(host.page, "cpu-plays-absent-friend");
   // The friend comes back (same profile: same guest): the seat is theirs again at once.
   await friend.page.goto(room);
@@ -214,12 +217,40 @@ test("quick match: two players are paired; the ranked result shows the rating ch
   await mine.waitFor();
   assert.match(await mine.textContent(), /^Chess: (\d+) ±\d+ \(1 game, provisional\)$/);
   assert.ok(Number((await mine.textContent()).match(/^Chess: (\d+)/)[1]) > 1500, "the winner gained");
-  await b.page.waitForFunction(() => /Nobody here yet|#/.test(document.querySelector('[data-testid="leaderboard"]').textContent));
+  const board = b.page.locator('[data-testid="leaderboard"]');
+  await b.page.waitForFunction(() => /Nobody on the Chess board yet|#/.test(document.querySelector('[data-testid="leaderboard"]').textContent));
   assert.equal(await b.page.getByLabel("Leaderboard for").count(), 1, "the leaderboard's game picker has a label");
+  // An empty board says which one it is (every pool said the same sentence, so a change of
+  // pool showed nothing), and a slow answer for a pool left behind does not replace the
+  // board chosen after it.
+  let slow;
+  const answered = new Promise((res) => (slow = res));
+  let first = true;
+  await b.page.route(/GetLeaderboard$/, async (r) => {
+    if (!first) return r.continue();
+    first = false;
+    await new Promise((res) => setTimeout(res, 1500));
+    await r.continue();
+    slow();
+  });
+  await b.page.getByLabel("Leaderboard for").selectOption({ label: "Chinese Checkers" });
+  await b.page.getByLabel("Leaderboard for").selectOption({ label: "Shogi (pairs)" });
+  await b.page.waitForSelector('[data-testid="leaderboard"]:has-text("Shogi (pairs)")');
+  await answered;
+  await b.page.waitForTimeout(300);
+  assert.match(await board.textContent(), /^Nobody on the Shogi \(pairs\) board yet: it lists players whose rating is settled \(±150 at most\)\.$/);
+  await b.page.unroute(/GetLeaderboard$/);
   // "Your games" says how the game went for the player, not only how it ended.
   await b.page.waitForSelector('[data-testid="my-games"] a');
   assert.match(await b.page.locator('[data-testid="my-games"] a').first().textContent(), /^Chess · (Ana|Ben)\d+ vs (Ana|Ben)\d+ · You won \(resignation\)$/);
   await shot(b.page, "home-ratings");
+  // The game was resigned before a move: its replay (from "your games") says "No moves yet"
+  // as the live game does, not an empty move list's thin white bar.
+  await b.page.locator('[data-testid="my-games"] a').first().click();
+  await b.page.waitForSelector('[data-testid="replay-ply"]');
+  assert.equal(await b.page.locator('[data-testid="move-list"]').count(), 0, "no empty move list drawn");
+  assert.ok(await b.page.getByText("No moves yet", { exact: true }).isVisible(), '"No moves yet" shown');
+  await shot(b.page, "replay-no-moves");
   noErrors(a.page);
   noErrors(b.page);
   await a.context.close();

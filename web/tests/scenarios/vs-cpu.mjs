@@ -51,6 +51,10 @@ test("chess against the CPU by clicks until a result", async () => {
     await waitMoves(page, 2 * i + 2); // ours and the CPU's answer
     await shot(page, `move-${i + 1}`);
   }
+  // The CPU's seat says "CPU" once, in its name (not a "CPU" badge after it too), nor is
+  // each of its moves marked "cpu": the mark is for a CPU playing a person's seat.
+  assert.equal(await page.locator('[data-testid="seat"][data-seat="1"]').textContent(), "CPU (level 1) · Black");
+  assert.deepEqual(await page.locator('[data-testid="move-list"] li').evaluateAll((els) => els.map((e) => e.textContent).filter((t) => /cpu$/.test(t))), [], 'no move marked "cpu"');
   // Chess moves are numbered as players write them: "1. e4 e5", not one number a ply.
   assert.deepEqual(await page.locator('[data-testid="move-list"] li').evaluateAll((els) => els.map((e) => e.querySelector(".num")?.textContent ?? "?")),
     ["1.", "", "2.", "", "3.", ""]);
@@ -77,6 +81,11 @@ test("chess against the CPU by clicks until a result", async () => {
   await page.click('[data-testid="replay-link"]');
   await page.waitForSelector('[data-testid="replay-ply"]');
   assert.equal(await page.locator('[data-testid="move"]').count(), 6);
+  // The replay says who played which side and how the game ended for the viewer, as the
+  // game page did (it named the players only, and the ending as a bare "· resignation").
+  assert.match(await page.locator('[data-testid="replay-players"]').textContent(), /^Guest \d+ \(White\) · CPU \(level 1\) \(Black\)$/);
+  assert.equal(await page.locator('[data-testid="result"]').textContent(), "You lost (resignation)");
+  assert.equal(await page.locator('[data-testid="replay-ply"]').textContent(), "Move 6 of 6");
   // The step buttons are arrows: a screen reader needs their names.
   for (const name of ["First position", "Previous move", "Next move", "Last move"]) {
     assert.equal(await page.getByRole("button", { name, exact: true }).count(), 1, `a button named "${name}"`);
