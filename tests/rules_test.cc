@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_join.h"
 #include "libs/bot/levels.h"
 #include "libs/games/games.h"
 #include "libs/games/kinds.h"
@@ -43,10 +44,18 @@ TEST_F(RulesTest, ListGamesDescribesEveryGameAndItsOptions) {
     }
     for (const v1::OptionSpec& o : g.options()) {
       EXPECT_NE(o.type(), v1::OptionSpec::TYPE_UNSPECIFIED) << o.name();
+      // A settings screen's words: a short label (one line on a phone), and one word or
+      // phrase per choice.
+      EXPECT_FALSE(o.label().empty()) << o.name();
+      EXPECT_LE(o.label().size(), 28u) << o.name();
       if (o.type() == v1::OptionSpec::TYPE_CHOICE || o.type() == v1::OptionSpec::TYPE_BOOL) {
         EXPECT_NE(std::find(o.choices().begin(), o.choices().end(), o.default_value()),
                   o.choices().end())
             << o.name();
+        ASSERT_EQ(o.choice_labels_size(), o.choices_size()) << o.name();
+        for (const std::string& l : o.choice_labels()) EXPECT_FALSE(l.empty()) << o.name();
+      } else {
+        EXPECT_EQ(o.choice_labels_size(), 0) << o.name();
       }
     }
   }
@@ -59,6 +68,9 @@ TEST_F(RulesTest, ListGamesDescribesEveryGameAndItsOptions) {
   };
   ASSERT_NE(find(chess, "draw_mode"), nullptr);
   EXPECT_EQ(find(chess, "draw_mode")->default_value(), "site");
+  EXPECT_EQ(find(chess, "draw_mode")->label(), "Draw mode");
+  EXPECT_EQ(absl::StrJoin(find(chess, "draw_mode")->choice_labels(), ","), "Site,FIDE");
+  EXPECT_EQ(absl::StrJoin(find(chess, "show_legal_moves")->choice_labels(), ","), "On,Off");
   const v1::OptionSpec* limit = find(resp.games(2), "move_limit");
   ASSERT_NE(limit, nullptr);
   EXPECT_EQ(limit->type(), v1::OptionSpec::TYPE_INT);

@@ -35,7 +35,9 @@ const game::GameInfo& Info() {
               0,
               0,
               "site",
-              false};
+              false,
+              "Draw mode",
+              {"Site", "FIDE"}};
     Spec resign{"fide_resignation_exception",
                 "A resignation is a draw when the opponent's material alone could never mate",
                 Spec::Type::kBool,
@@ -43,7 +45,8 @@ const game::GameInfo& Info() {
                 0,
                 0,
                 "off",
-                false};
+                false,
+                "FIDE resignation exception"};
     Spec show{"show_legal_moves",
               "Clients may ask for the legal destinations of a piece",
               Spec::Type::kBool,
@@ -51,7 +54,8 @@ const game::GameInfo& Info() {
               0,
               0,
               "on",
-              true};
+              true,
+              "Show legal moves"};
     Spec rotate{"rotate_first_player",
                 "White alternates after each game in the same room",
                 Spec::Type::kBool,
@@ -59,7 +63,8 @@ const game::GameInfo& Info() {
                 0,
                 0,
                 "on",
-                true};
+                true,
+                "Rotate first player"};
     i->options = {draw, resign, show, rotate};
     return i;
   }();

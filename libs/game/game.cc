@@ -61,6 +61,18 @@ absl::string_view EventTypeName(EventType type) {
   return "unknown";
 }
 
+std::vector<std::string> ChoiceLabels(const OptionSpec& spec) {
+  switch (spec.type) {
+    case OptionSpec::Type::kBool:
+      return {"On", "Off"};
+    case OptionSpec::Type::kChoice:
+      return spec.choice_labels;
+    case OptionSpec::Type::kInt:
+      break;
+  }
+  return {};
+}
+
 absl::StatusOr<Options> ResolveOptions(const GameInfo& info, const Options& given) {
   for (const auto& [name, value] : given) {
     bool known = false;

@@ -48,7 +48,16 @@ struct OptionSpec {
   // Room-level options (show legal moves, rotate first player) are enforced by the room,
   // not by the engine; they are listed here so that one table describes a game fully.
   bool room_level = false;
+  // What a settings screen shows, so that every front end says the same: a short name
+  // (one line on a phone, e.g. "Draw mode"), and for kChoice the words for each choice, in
+  // `choices`' order ("Site", "FIDE"). kBool's are ChoiceLabels's "On" and "Off".
+  std::string label;
+  std::vector<std::string> choice_labels;
 };
+
+// The words a settings screen shows for each of `spec.choices`: kChoice's own, kBool's
+// "On" and "Off"; empty for kInt.
+std::vector<std::string> ChoiceLabels(const OptionSpec& spec);
 
 struct GameInfo {
   Kind kind = Kind::kUnknown;

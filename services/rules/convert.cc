@@ -45,6 +45,8 @@ void ToProto(const game::GameInfo& in, v1::GameInfo* out) {
     }
     o->set_default_value(s.default_value);
     o->set_room_level(s.room_level);
+    o->set_label(s.label);
+    for (const std::string& c : game::ChoiceLabels(s)) o->add_choice_labels(c);
   }
   for (int level = bot::kMinLevel; level <= bot::kMaxLevel; ++level) {
     v1::CpuLevel* c = out->add_cpu_levels();

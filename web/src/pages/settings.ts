@@ -69,12 +69,12 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
       control = h("input", { type: "number", min: Number(o.min), max: Number(o.max), value: v, "data-testid": id, disabled: locked,
         onchange: (e: Event) => update({ options: { [o.name]: (e.target as HTMLInputElement).value } }) });
     } else {
-      // Shown as words ("Last one standing", "FIDE"), sent as the catalogue writes them.
-      control = select(id, o.choices.map((c) => [c, words(c)]), v, (nv) => update({ options: { [o.name]: nv } }), locked);
+      // Shown in the catalogue's words ("Last one standing", "FIDE"), sent as its values.
+      control = select(id, o.choices.map((c, i) => [c, o.choiceLabels[i] ?? c]), v, (nv) => update({ options: { [o.name]: nv } }), locked);
     }
-    // Named from its identifier; the catalogue's description (a sentence or two, which as
-    // the label took several lines on a phone) is a smaller hint below.
-    rows.push([optionLabel(o.name), control, o.description]);
+    // The catalogue's short label; its description (a sentence or two, which as the label
+    // took several lines on a phone) is a smaller hint below.
+    rows.push([o.label || o.name, control, o.description]);
   }
   return h("fieldset", { class: "settings", "data-testid": "settings", "data-version": String(room.settingsVersion) },
     h("legend", {}, isHost ? "Settings (host)" : "Settings"),
@@ -89,22 +89,6 @@ export function settingsPanel(room: Room, info: GameInfo | undefined, isHost: bo
 
 /** A setting's label, its control and what it means (shown smaller, below). */
 type Row = [string, HTMLElement, string?];
-
-/** An option's short name from its identifier: "draw_mode" is "Draw mode". A rule named
- * "..._forbidden" reads "No ...": "No pawn before flipped king" keeps to one line on a
- * 360 px phone, which the identifier's five words did not. */
-function optionLabel(name: string): string {
-  return words(name.endsWith("_forbidden") ? `no_${name.slice(0, -"_forbidden".length)}` : name);
-}
-
-/** A catalogue identifier (an option's name or value) as words, the first with a capital,
- * acronyms in capitals: "last_one_standing" is "Last one standing", "fide" "FIDE". */
-function words(id: string): string {
-  const text = id.split("_").map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w)).join(" ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-const ACRONYMS = new Set(["fide"]);
 
 function checkbox(testid: string, on: boolean, disabled: boolean, change: (on: boolean) => void) {
   return h("input", { type: "checkbox", "data-testid": testid, checked: on, disabled, onchange: (e: Event) => change((e.target as HTMLInputElement).checked) });

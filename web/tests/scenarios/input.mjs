@@ -174,15 +174,15 @@ test("four-player shogi without highlights: a move into the zone asks whether to
   await page.fill('[data-testid="option-move_limit"]', "4");
   await page.locator('[data-testid="option-move_limit"]').dispatchEvent("change");
   await page.waitForSelector(`[data-testid="settings"][data-version="${v0 + 2}"]`);
-  // The game's options read as words with a capital, not identifiers ("last_one_standing"),
-  // and are sent as the catalogue writes them.
+  // The game's options read in the catalogue's words, not identifiers ("last_one_standing"),
+  // and are sent as its values.
   const choices = (id) => page.locator(`[data-testid="${id}"] option`).evaluateAll((els) => els.map((e) => `${e.value}=${e.textContent}`));
   assert.deepEqual(await choices("option-ending"), ["two_mates=Two mates", "last_one_standing=Last one standing"]);
   assert.deepEqual(await choices("option-pawn_before_flipped_king_forbidden"), ["on=On", "off=Off"]);
   assert.deepEqual(await choices("setting-turn"), ["0=None", "30=30 s", "60=60 s"]);
-  // Each setting's label keeps to one line on a small phone: the pawn rule is named shortly
-  // from its identifier (pawn_before_flipped_king_forbidden took two lines), "No pawn before
-  // flipped king", with what it means as the hint below.
+  // Each setting's label keeps to one line on a small phone: the pawn rule has the
+  // catalogue's short label (its identifier, pawn_before_flipped_king_forbidden, took two
+  // lines), "No pawn before flipped king", with what it means as the hint below.
   await settingsFitSmallPhone(page);
   const pawnRule = page.getByRole("combobox", { name: "No pawn before flipped king", exact: true });
   assert.equal(await pawnRule.count(), 1, 'a setting named "No pawn before flipped king"');
