@@ -2,6 +2,7 @@
 // the dev gateway locally). Every call carries the guest token when there is one.
 import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
+import { ErrorInfoSchema } from "../gen/google/rpc/error_details_pb.js";
 import { Matchmaking } from "../gen/tablero/v1/matchmaking_pb.js";
 import { Rating } from "../gen/tablero/v1/rating_pb.js";
 import { Rules } from "../gen/tablero/v1/rules_pb.js";
@@ -63,4 +64,11 @@ export function describeError(e: unknown): string {
   if (err.code === Code.Internal) return "Something went wrong on the server: try again.";
   const text = err.rawMessage || Code[err.code] || String(e);
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The waiting ticket a JoinQueue refusal names (ALREADY_EXISTS, reason ALREADY_QUEUED), if it is one. */
+export function queuedTicket(e: unknown): string | undefined {
+  const err = ConnectError.from(e);
+  if (err.code !== Code.AlreadyExists) return undefined;
+  return err.findDetails(ErrorInfoSchema).find((d) => d.reason === "ALREADY_QUEUED")?.metadata.ticket_id;
 }

@@ -1,9 +1,9 @@
 // Home: choose a game, play the CPU, create a room, open an invite link, quick match,
 // your games, leaderboards.
 import { cpuLevelChoices, gameInfo } from "../api/catalogue.js";
-import { ensureIdentity, matchmaking, rating, describeError } from "../api/client.js";
+import { ensureIdentity, matchmaking, rating, describeError, queuedTicket } from "../api/client.js";
 import { saveIdentity } from "../api/identity.js";
-import { Ticket_Status } from "../gen/tablero/v1/matchmaking_pb.js";
+import { Ticket_Status, type Ticket } from "../gen/tablero/v1/matchmaking_pb.js";
 import type { GameInfo } from "../gen/tablero/v1/common_pb.js";
 import { RatingPool } from "../gen/tablero/v1/rating_pb.js";
 import { KINDS, kindByName, kindInfo } from "../game/kinds.js";
@@ -82,7 +82,18 @@ export async function homePage(root: HTMLElement): Promise<() => void> {
   const quick = guarded(async () => {
     const k = kindByName(prefs.kind);
     await dropTicket();  // clicked again while waiting: the new search replaces the old one
-    let t = await matchmaking.joinQueue({ kind: k.kind, playerCount: Number(prefs.seats) });
+    const join = () => matchmaking.joinQueue({ kind: k.kind, playerCount: Number(prefs.seats) });
+    let t: Ticket;
+    try {
+      t = await join();
+    } catch (e) {
+      // A search left behind (the page was closed or reloaded before its cancel got
+      // through): this one replaces it, as a second click does.
+      const left = queuedTicket(e);
+      if (!left) throw e;
+      await matchmaking.cancelQueue({ ticketId: left });
+      t = await join();
+    }
     const ticketId = t.ticketId;
     waiting = ticketId;
     const show = () =>

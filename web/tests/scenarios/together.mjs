@@ -187,17 +187,23 @@ test("quick match: two players are paired; the ranked result shows the rating ch
   };
   await named(a.page, `Ana${tag}`);
   // Ana starts looking, then goes elsewhere: she leaves the queue (else Ben would be
-  // paired with her absent self, a game the CPU plays for her).
+  // paired with her absent self, a game the CPU plays for her). Her cancel never gets
+  // through (as when the tab is closed at once): her search is left behind, out of
+  // pairing while she is away.
+  await a.page.route(/CancelQueue$/, (r) => r.abort());
   await queue(a.page);
   await a.page.click('[data-testid="create-room"]');
   await a.page.waitForSelector('[data-testid="notice"]:has-text("Quick match cancelled")');
+  await a.page.unroute(/CancelQueue$/);
   await a.page.goto("/");
   await named(b.page, `Ben${tag}`);
   await queue(b.page);
+  // Back, Ana looks again: the search left behind is replaced, not "already waiting".
   await queue(a.page, false);
   await shot(a.page, "waiting");
   await a.page.waitForURL(/\/room\//, { timeout: 30000 });
   await b.page.waitForURL(/\/room\//, { timeout: 30000 });
+  assert.deepEqual(said(a.page, /waiting ticket/), []);
   await a.page.waitForSelector('[data-square="e2"]');
   await b.page.waitForSelector('[data-square="e2"]');
   assert.equal(a.page.url(), b.page.url(), "both in the same room");
