@@ -107,7 +107,8 @@ TEST(Levels, SearchesKeepTheirGamesBounds) {
 }
 
 // Every chess level has its measured approximate Elo (benchmarks/bot/elo.sh), above the
-// level beneath it (a player picking a higher level sees a higher number); the games without an outside engine to measure against have none.
+// level beneath it (a player picking a higher level sees a higher number); the games without an
+// outside engine to measure against have none.
 TEST(Levels, OnlyChessLevelsHaveAnApproxElo) {
   for (int level = kMinLevel; level <= kMaxLevel; ++level) {
     SCOPED_TRACE(level);
