@@ -128,6 +128,18 @@ export const status = (page) => page.locator('[data-testid="status"]').textConte
  * shows legal targets, then clicks the first target (and a promotion or chain end if asked).
  * Returns [from, to].
  */
+/** Up to `rounds` times: waits for our turn, clicks some move of a piece matching `mine`
+ * (clickSomeMove) and waits for at least one answer; a screenshot after each round. */
+export async function playRounds(page, shot, rounds, mine, cellAttr) {
+  for (let i = 0; i < rounds; i++) {
+    if (!(await waitMyTurn(page, 60000))) break;
+    const n = await moveCount(page);
+    await clickSomeMove(page, mine, cellAttr);
+    await waitMoves(page, n + 2, 60000);
+    await shot(page, `round-${i + 1}`);
+  }
+}
+
 export async function clickSomeMove(page, mine, cellAttr) {
   const cells = await page.locator(mine).evaluateAll((els, attr) => els.map((e) => e.closest(`[${attr}]`).getAttribute(attr)), cellAttr);
   for (const from of cells) {

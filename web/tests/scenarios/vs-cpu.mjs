@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test, stack, browser } from "../harness.mjs";
-import { profile, shooter, moveCount, waitMoves, waitMyTurn, status, clickSomeMove, newGame, said, noErrors } from "../browser.mjs";
+import { profile, shooter, waitMoves, waitMyTurn, status, clickSomeMove, newGame, said, noErrors, playRounds } from "../browser.mjs";
 
 /** Pieces on the board as "square:piece:owner", sorted (replay vs live comparisons). */
 const piecesOf = (page) => page.locator("[data-square] [data-piece], [data-hole] .marble").evaluateAll((els) =>
@@ -120,13 +120,7 @@ test("four-player shogi with three CPUs progresses (on a phone-sized screen)", a
   await shot(page, "start");
   // Turns go round, except that a seat in check moves next (check priority): wait for our
   // turn, move, and see at least one CPU answer.
-  for (let i = 0; i < 3; i++) {
-    if (!(await waitMyTurn(page, 60000))) break;
-    const n = await moveCount(page);
-    await clickSomeMove(page, '[data-owner="0"][data-piece="P"], [data-owner="0"][data-piece="S"], [data-owner="0"][data-piece]', "data-square");
-    await waitMoves(page, n + 2, 60000);
-    await shot(page, `round-${i + 1}`);
-  }
+  await playRounds(page, shot, 3, '[data-owner="0"][data-piece="P"], [data-owner="0"][data-piece="S"], [data-owner="0"][data-piece]', "data-square");
   await waitMyTurn(page, 60000);
   const seats = await page.locator('[data-testid="move"]').evaluateAll((els) => [...new Set(els.map((e) => e.dataset.seat))].sort());
   assert.deepEqual(seats, ["0", "1", "2", "3"]);
@@ -144,13 +138,7 @@ test("six-player Chinese Checkers with CPUs", async () => {
   assert.equal(await page.locator(".marble").count(), 60);
   const start = await piecesOf(page);
   await shot(page, "start");
-  for (let i = 0; i < 2; i++) {
-    if (!(await waitMyTurn(page, 60000))) break;
-    const n = await moveCount(page);
-    await clickSomeMove(page, '.marble[data-owner="0"]', "data-hole");
-    await waitMoves(page, n + 2, 60000);
-    await shot(page, `round-${i + 1}`);
-  }
+  await playRounds(page, shot, 2, '.marble[data-owner="0"]', "data-hole");
   await waitMyTurn(page, 60000);
   const seats = await page.locator('[data-testid="move"]').evaluateAll((els) => new Set(els.map((e) => e.dataset.seat)).size);
   assert.equal(seats, 6);
